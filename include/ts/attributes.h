@@ -1,0 +1,59 @@
+// libts attribute vocabulary: the values written inside [[ts::resource(...)]],
+// [[ts::task(...)]] and [[ts::kernel(...)]]. The plugin evaluates these
+// expressions; their field order is part of the plugin's contract.
+#ifndef LIBTS_ATTRIBUTES_H
+#define LIBTS_ATTRIBUTES_H
+
+namespace ts {
+
+/// How a resource is produced and consumed.
+enum class pipeline_kind : int {
+  gmem = 0,        ///< global memory, no pipeline
+  async_async = 1, ///< threads produce, threads consume
+  tma_async = 2,   ///< TMA produces (transaction bytes), threads consume
+};
+inline constexpr pipeline_kind gmem = pipeline_kind::gmem;
+inline constexpr pipeline_kind async_async = pipeline_kind::async_async;
+inline constexpr pipeline_kind tma_async = pipeline_kind::tma_async;
+
+struct stages_t { int count; };
+/// Number of shared-memory stages of a pipelined resource.
+constexpr stages_t stages(int count) { return {count}; }
+
+struct tx_bytes_t { long long bytes; };
+/// TMA transaction bytes per stage (default: sizeof the payload).
+constexpr tx_bytes_t tx_bytes(long long bytes) { return {bytes}; }
+
+struct align_t { int bytes; };
+/// Stage alignment in shared memory (default 128).
+constexpr align_t align(int bytes) { return {bytes}; }
+
+struct swizzled_t { int unused; };
+/// The payload is a swizzled TMA destination: stages align to 1024 bytes.
+inline constexpr swizzled_t swizzled{0};
+
+struct warps_t { int first; int count; };
+/// The task runs on warps [first, first + count) of the block.
+constexpr warps_t warps(int first, int count) { return {first, count}; }
+
+struct regs_t { int count; };
+/// setmaxnreg budget (per thread) of the task's warp group.
+constexpr regs_t regs(int count) { return {count}; }
+
+struct cta_t { int rank; };
+/// Run the task only on this CTA rank of the cluster.
+constexpr cta_t cta(int rank) { return {rank}; }
+
+struct smem_capacity_t { long long bytes; };
+/// Shared-memory capacity of the target (default 232448 bytes, sm_90).
+constexpr smem_capacity_t smem_capacity(long long bytes) { return {bytes}; }
+
+template <class Upstream, class Downstream> struct edge_t { int unused; };
+/// A dependency the kernel expects: Upstream is consumed before Downstream
+/// is produced by some task.
+template <class Upstream, class Downstream>
+inline constexpr edge_t<Upstream, Downstream> edge{0};
+
+} // namespace ts
+
+#endif

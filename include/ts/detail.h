@@ -1,0 +1,126 @@
+// libts runtime internals: the pieces the generated kernel body calls
+// (docs/generated-code.md, "Runtime pieces"). Users never call these.
+#ifndef LIBTS_DETAIL_H
+#define LIBTS_DETAIL_H
+
+#include <cstdint>
+
+#include <cuda/ptx>
+
+#include "ts/attributes.h"
+
+namespace ts {
+namespace detail {
+
+/// `p` rounded up to N bytes. CUDA only guarantees 16 for dynamic shared
+/// memory, so the launch size carries N bytes of slack for this.
+template <unsigned N>
+__device__ __forceinline__ unsigned char *align_base(unsigned char *p) {
+  static_assert((N & (N - 1)) == 0, "alignment must be a power of two");
+  if constexpr (N <= 16) {
+    return p;
+  } else {
+    const uintptr_t a = (reinterpret_cast<uintptr_t>(p) + (N - 1)) & ~uintptr_t(N - 1);
+    return reinterpret_cast<unsigned char *>(a);
+  }
+}
+
+/// threadIdx.x / 32, broadcast from lane 0 so the compiler knows it is
+/// warp-uniform and the role branches stay non-divergent.
+__device__ __forceinline__ unsigned warp_index() {
+  return __shfl_sync(0xffffffffu, threadIdx.x / 32u, 0);
+}
+
+/// Lane within the warp; generated blocks are one-dimensional.
+__device__ __forceinline__ unsigned lane_index() { return threadIdx.x & 31u; }
+
+/// mbarrier.init of n consecutive barriers, each completing after `count`
+/// arrivals. Called by one thread before the block-wide __syncthreads.
+__device__ __forceinline__ void init_barriers(uint64_t *bar, unsigned n, unsigned count) {
+  for (unsigned i = 0; i < n; ++i)
+    cuda::ptx::mbarrier_init(bar + i, count);
+}
+
+/// Makes the barrier inits visible to the other threads and to the async
+/// proxy (TMA completes transactions on them).
+__device__ __forceinline__ void fence_barrier_init() {
+  cuda::ptx::fence_mbarrier_init(cuda::ptx::sem_release, cuda::ptx::scope_cluster);
+  cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);
+}
+
+// setmaxnreg exists only on arch-specific targets (sm_90a, sm_100a, ...);
+// CCCL has no wrapper, so this is the one inline asm of the runtime.
+#if defined(__CUDA_ARCH__) &&                                                          \
+    (defined(__CUDA_ARCH_FEAT_SM90_ALL) || defined(__CUDA_ARCH_FEAT_SM100_ALL) ||      \
+     defined(__CUDA_ARCH_SPECIFIC__) || defined(__CUDA_ARCH_FAMILY_SPECIFIC__))
+#define LIBTS_HAS_SETMAXNREG 1
+#else
+#define LIBTS_HAS_SETMAXNREG 0
+#endif
+
+template <unsigned N>
+__device__ __forceinline__ void setmaxnreg_inc() {
+  static_assert(N >= 24 && N <= 256 && N % 8 == 0, "setmaxnreg: 24..256, multiple of 8");
+#if LIBTS_HAS_SETMAXNREG
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" : : "n"(N));
+#endif
+}
+
+template <unsigned N>
+__device__ __forceinline__ void setmaxnreg_dec() {
+  static_assert(N >= 24 && N <= 256 && N % 8 == 0, "setmaxnreg: 24..256, multiple of 8");
+#if LIBTS_HAS_SETMAXNREG
+  asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" : : "n"(N));
+#endif
+}
+
+/// One pipelined resource, constant per CTA. Generated code builds it as a
+/// const local with constant fields, so after inlining every use folds.
+struct pipe {
+  unsigned char *data;  ///< first stage
+  unsigned stride;      ///< bytes between stages
+  unsigned stages;
+  uint64_t *full;       ///< `stages` full barriers
+  uint64_t *empty;      ///< `stages` empty barriers
+  unsigned tx_bytes;    ///< TMA transaction bytes per stage
+  pipeline_kind kind;
+};
+
+/// A task's position in a pipe: stage index and the parity to wait for.
+struct cursor {
+  unsigned index;
+  unsigned phase;
+};
+
+/// Next stage; the parity flips when the index wraps.
+__device__ __forceinline__ void advance(const pipe &p, cursor &c) {
+  if (++c.index == p.stages) {
+    c.index = 0;
+    c.phase ^= 1u;
+  }
+}
+
+/// Blocks until the phase with parity `phase` of `bar` has completed.
+__device__ __forceinline__ void wait_parity(uint64_t *bar, unsigned phase) {
+  while (!cuda::ptx::mbarrier_try_wait_parity(bar, phase)) {
+  }
+}
+
+/// One non-blocking test of the same condition.
+__device__ __forceinline__ bool test_parity(uint64_t *bar, unsigned phase) {
+  return cuda::ptx::mbarrier_test_wait_parity(bar, phase);
+}
+
+/// Plain arrival (release.cta): orders this thread's prior accesses.
+__device__ __forceinline__ void arrive(uint64_t *bar) { (void)cuda::ptx::mbarrier_arrive(bar); }
+
+/// Arrival that also expects `bytes` of TMA transactions in this phase.
+__device__ __forceinline__ void arrive_expect_tx(uint64_t *bar, unsigned bytes) {
+  (void)cuda::ptx::mbarrier_arrive_expect_tx(cuda::ptx::sem_release, cuda::ptx::scope_cta,
+                                             cuda::ptx::space_shared, bar, bytes);
+}
+
+} // namespace detail
+} // namespace ts
+
+#endif

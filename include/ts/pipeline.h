@@ -1,0 +1,142 @@
+// Pipeline handles: what a task holds to produce or consume a resource.
+// Generated code builds them (docs/generated-code.md); task bodies call
+// acquire/commit and wait/release. The handle points at the pipe and the
+// cursor of the generated kernel body, so the cursor the task advances is
+// the one producer_drain sees afterwards; everything inlines to registers.
+#ifndef LIBTS_PIPELINE_H
+#define LIBTS_PIPELINE_H
+
+#include "ts/detail.h"
+
+namespace ts {
+
+/// One stage of a pipelined resource: the payload in shared memory, its
+/// index and its full barrier (what a TMA load completes its bytes on).
+template <class R>
+class stage {
+public:
+  __device__ __forceinline__ stage(R *payload, unsigned index, uint64_t *full)
+      : payload_(payload), index_(index), full_(full) {}
+
+  __device__ __forceinline__ R *operator->() const { return payload_; }
+  __device__ __forceinline__ R &operator*() const { return *payload_; }
+  __device__ __forceinline__ R *get() const { return payload_; }
+  __device__ __forceinline__ unsigned index() const { return index_; }
+  __device__ __forceinline__ uint64_t *barrier() const { return full_; }
+
+private:
+  R *payload_;
+  unsigned index_;
+  uint64_t *full_;
+};
+
+/// Result of one non-blocking test (try_acquire / try_wait). Passing it to
+/// acquire/wait skips the blocking wait when it already succeeded.
+class token {
+public:
+  __device__ __forceinline__ explicit token(bool ready) : ready_(ready) {}
+  __device__ __forceinline__ bool ready() const { return ready_; }
+  __device__ __forceinline__ explicit operator bool() const { return ready_; }
+
+private:
+  bool ready_;
+};
+
+namespace detail {
+
+template <class R>
+__device__ __forceinline__ stage<R> stage_at(const pipe &p, const cursor &c) {
+  return stage<R>(reinterpret_cast<R *>(p.data + c.index * p.stride), c.index, p.full + c.index);
+}
+
+/// Waits for every stage's empty barrier from the cursor on: a producer
+/// never leaves while consumers still read stages it filled.
+__device__ __forceinline__ void producer_drain(const pipe &p, cursor &c) {
+  for (unsigned i = 0; i < p.stages; ++i) {
+    wait_parity(p.empty + c.index, c.phase);
+    advance(p, c);
+  }
+}
+
+} // namespace detail
+
+/// Fills stages of R. `gmem` resources get a default-constructed handle
+/// that carries no pipeline (it only names the dependency).
+template <class R>
+class producer {
+public:
+  __device__ __forceinline__ producer() : pipe_(nullptr), cur_(nullptr), leader_(false) {}
+  /// `leader`: this warp is the task's first warp; its lane 0 arms the
+  /// transaction bytes of a tma_async stage.
+  __device__ __forceinline__ producer(const detail::pipe &p, detail::cursor &c, bool leader)
+      : pipe_(&p), cur_(&c), leader_(leader) {}
+
+  /// Waits until the next stage is empty and returns it.
+  __device__ __forceinline__ stage<R> acquire() { return acquire(token(false)); }
+
+  __device__ __forceinline__ stage<R> acquire(token t) {
+    if (!t.ready())
+      detail::wait_parity(pipe_->empty + cur_->index, cur_->phase);
+    // No lane may run ahead of the leader's expect_tx into its TMA issue.
+    __syncwarp();
+    if (pipe_->kind == pipeline_kind::tma_async && leader_ && detail::lane_index() == 0)
+      detail::arrive_expect_tx(pipe_->full + cur_->index, pipe_->tx_bytes);
+    return detail::stage_at<R>(*pipe_, *cur_);
+  }
+
+  /// One non-blocking test whether the next stage is empty.
+  __device__ __forceinline__ token try_acquire() const {
+    return token(detail::test_parity(pipe_->empty + cur_->index, cur_->phase));
+  }
+
+  /// Publishes the stage. Threads arrive for async_async; for tma_async the
+  /// transaction bytes complete the phase, so there is nothing to do.
+  __device__ __forceinline__ void commit(const stage<R> &) {
+    if (pipe_->kind == pipeline_kind::async_async)
+      detail::arrive(pipe_->full + cur_->index);
+    detail::advance(*pipe_, *cur_);
+  }
+
+private:
+  const detail::pipe *pipe_;
+  detail::cursor *cur_;
+  bool leader_;
+};
+
+/// Reads stages of R, then hands them back to the producer.
+template <class R>
+class consumer {
+public:
+  __device__ __forceinline__ consumer() : pipe_(nullptr), cur_(nullptr) {}
+  __device__ __forceinline__ consumer(const detail::pipe &p, detail::cursor &c)
+      : pipe_(&p), cur_(&c) {}
+
+  /// Waits until the next stage is full and returns it.
+  __device__ __forceinline__ stage<R> wait() { return wait(token(false)); }
+
+  __device__ __forceinline__ stage<R> wait(token t) {
+    if (!t.ready())
+      detail::wait_parity(pipe_->full + cur_->index, cur_->phase);
+    return detail::stage_at<R>(*pipe_, *cur_);
+  }
+
+  /// One non-blocking test whether the next stage is full.
+  __device__ __forceinline__ token try_wait() const {
+    return token(detail::test_parity(pipe_->full + cur_->index, cur_->phase));
+  }
+
+  /// Every thread arrives on the stage's empty barrier; the producer may
+  /// refill it once all consumer threads have.
+  __device__ __forceinline__ void release(const stage<R> &) {
+    detail::arrive(pipe_->empty + cur_->index);
+    detail::advance(*pipe_, *cur_);
+  }
+
+private:
+  const detail::pipe *pipe_;
+  detail::cursor *cur_;
+};
+
+} // namespace ts
+
+#endif

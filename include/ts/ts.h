@@ -1,0 +1,32 @@
+// libts: the single include of a task file. Attributes, the device runtime
+// the generated kernel calls, and the user API (domain, pipeline handles,
+// TMA loads, launch).
+#ifndef LIBTS_TS_H
+#define LIBTS_TS_H
+
+// Without the plugin the [[ts::...]] attributes are ignored and every
+// [[ts::kernel]] would be a declaration with no body: fail loudly instead.
+#if !defined(__LIBTS_GENERATED__)
+#if !defined(__has_cpp_attribute)
+#error "libts: this file uses [[ts::...]] attributes; compile it with clang++ -fplugin=libts.so, or compile the .cu that libts emits (-plugin-arg-ts -emit=<file>)"
+#elif !__has_cpp_attribute(ts::kernel)
+#error "libts: this file uses [[ts::...]] attributes; compile it with clang++ -fplugin=libts.so, or compile the .cu that libts emits (-plugin-arg-ts -emit=<file>)"
+#endif
+#endif
+
+// The emitted .cu keeps the user's [[ts::...]] attributes, which nvcc does
+// not know; they are meaningless after lowering, so silence that warning.
+#if defined(__LIBTS_GENERATED__) && defined(__NVCC__)
+#pragma nv_diag_suppress 2803
+// Generated role branches test `ts_warp >= 0u` for tasks that start at warp 0.
+#pragma nv_diag_suppress 186
+#endif
+
+#include "ts/attributes.h"
+#include "ts/detail.h"
+#include "ts/domain.h"
+#include "ts/pipeline.h"
+#include "ts/tma.h"
+#include "ts/launch.h"
+
+#endif

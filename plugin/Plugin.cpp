@@ -1,0 +1,247 @@
+//===- Plugin.cpp - libts clang plugin entry -------------------------------===//
+//
+// `clang++ -fplugin=libts.so` registers the [[ts::...]] attributes and runs
+// before the main action. When code is generated, a silent nested parse of
+// the original file computes the rewrite, and the main file's contents are
+// replaced before clang reads them; -fsyntax-only (and clangd) only analyse.
+//
+//===----------------------------------------------------------------------===//
+#include "frontend/Analysis.h"
+#include "frontend/AttrTable.h"
+#include "frontend/DiagEmitter.h"
+#include "lower/Lower.h"
+#include "lower/Report.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendActions.h"
+#include "clang/Frontend/FrontendPluginRegistry.h"
+#include "clang/Lex/Preprocessor.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace clang;
+
+namespace ts {
+namespace {
+
+struct Options {
+  std::string Emit;   ///< Write the rewritten translation unit here.
+  std::string Report; ///< "-" for stdout, else a file.
+  std::string Dot;    ///< Dependency graph in DOT.
+  bool NoRewrite = false;
+  std::vector<std::string> WFlags;
+};
+
+/// Set while the nested parse runs: its consumer stores the rewrite here.
+struct NestedSink {
+  std::string Rewritten;
+};
+NestedSink *Nested = nullptr;
+
+bool isCodeGenAction(frontend::ActionKind K) {
+  switch (K) {
+  case frontend::EmitAssembly:
+  case frontend::EmitBC:
+  case frontend::EmitLLVM:
+  case frontend::EmitLLVMOnly:
+  case frontend::EmitCodeGenOnly:
+  case frontend::EmitObj:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// The host job of a CUDA compile that embeds a device binary runs after
+/// the device job, which already reported: it stays quiet unless it fails.
+bool isSecondJob(const CompilerInstance &CI) {
+  const LangOptions &LO = CI.getLangOpts();
+  return LO.CUDA && !LO.CUDAIsDevice &&
+         !CI.getCodeGenOpts().CudaGpuBinaryFileName.empty();
+}
+
+SeverityPolicy policyFor(const CompilerInstance &CI, const Options &O) {
+  SeverityPolicy P;
+  P.apply(CI.getDiagnosticOpts().Warnings);
+  P.apply(O.WFlags);
+  P.setIgnoreWarnings(CI.getDiagnosticOpts().IgnoreWarnings);
+  return P;
+}
+
+bool writeFile(DiagnosticsEngine &DE, const std::string &Path, llvm::StringRef Data) {
+  std::error_code EC;
+  llvm::raw_fd_ostream OS(Path, EC, llvm::sys::fs::OF_None);
+  if (!EC) {
+    OS << Data;
+    return true;
+  }
+  unsigned ID = DE.getCustomDiagID(DiagnosticsEngine::Error,
+                                   "libts: cannot write '%0': %1");
+  DE.Report(ID) << Path << EC.message();
+  return false;
+}
+
+class Consumer : public ASTConsumer {
+public:
+  Consumer(CompilerInstance &CI, Options O, bool CodeGen)
+      : CI(CI), O(std::move(O)), CodeGen(CodeGen) {}
+
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    std::vector<SeenAttr> Attrs = std::move(seenAttrs());
+    seenAttrs().clear();
+    seenAttrs() = Attrs; // analyze() reads the table
+    bool Generated = CI.getPreprocessor().isMacroDefined("__LIBTS_GENERATED__");
+    SeverityPolicy Policy = policyFor(CI, O);
+    if (Nested) {
+      if (!Ctx.getDiagnostics().hasErrorOccurred() && !Generated)
+        Nested->Rewritten = rewriteMainFile(Ctx, analyze(Ctx, false, Policy));
+      seenAttrs().clear();
+      return;
+    }
+    // Clang's own errors leave the AST incomplete: report those alone.
+    if (Ctx.getDiagnostics().hasErrorOccurred()) {
+      seenAttrs().clear();
+      return;
+    }
+    Analysis A = analyze(Ctx, Generated, Policy);
+    seenAttrs().clear();
+    bool Quiet = isSecondJob(CI);
+    DiagEmitter Emitter(Ctx.getDiagnostics(), Policy);
+    for (const Diag &D : A.Diags)
+      if (!Quiet || Policy.level(D.Group) == Level::Error)
+        Emitter.emit(D);
+    if (!A.SyntaxOk || Quiet)
+      return;
+    if (!O.Report.empty())
+      report(Ctx, A);
+    if (!O.Dot.empty() && !A.X.P.Kernels.empty()) {
+      std::string Dot;
+      for (const Kernel &K : A.X.P.Kernels)
+        Dot += graphDot(A.X.P, K);
+      writeFile(Ctx.getDiagnostics(), O.Dot, Dot);
+    }
+    // Without code generation nothing was rewritten yet: emit on request.
+    if (!CodeGen && !O.Emit.empty() && !Generated) {
+      std::string Text = rewriteMainFile(Ctx, A);
+      if (!Text.empty())
+        writeFile(Ctx.getDiagnostics(), O.Emit, Text);
+    }
+  }
+
+private:
+  void report(ASTContext &Ctx, const Analysis &A) {
+    std::string Out;
+    for (size_t I = 0; I < A.X.P.Kernels.size(); ++I) {
+      const KernelAnalysis &KA = A.Kernels[I];
+      const Kernel &K = A.X.P.Kernels[I];
+      unsigned E = 0, W = 0;
+      SeverityPolicy Policy = policyFor(CI, O);
+      for (const Diag &D : KA.Verify.Diags) {
+        E += Policy.level(D.Group) == Level::Error;
+        W += Policy.level(D.Group) == Level::Warning;
+      }
+      Out += kernelReport(A.X.P, K, KA.Layout,
+                          scheduleTable(A.X.P, K, KA.Verify.Sim), E, W,
+                          KA.TripsChecked);
+    }
+    if (O.Report == "-")
+      llvm::outs() << Out;
+    else
+      writeFile(Ctx.getDiagnostics(), O.Report, Out);
+  }
+
+  CompilerInstance &CI;
+  Options O;
+  bool CodeGen;
+};
+
+class Action : public PluginASTAction {
+public:
+  ActionType getActionType() override { return AddBeforeMainAction; }
+
+  bool ParseArgs(const CompilerInstance &CI,
+                 const std::vector<std::string> &Args) override {
+    for (const std::string &A0 : Args) {
+      llvm::StringRef A(A0);
+      A.consume_front("-");
+      if (A.consume_front("emit="))
+        O.Emit = A.str();
+      else if (A == "report")
+        O.Report = "-";
+      else if (A.consume_front("report="))
+        O.Report = A.str();
+      else if (A.consume_front("dot="))
+        O.Dot = A.str();
+      else if (A == "no-rewrite")
+        O.NoRewrite = true;
+      else if (A.starts_with("W"))
+        O.WFlags.push_back(A.drop_front().str());
+      else {
+        DiagnosticsEngine &DE = CI.getDiagnostics();
+        unsigned ID = DE.getCustomDiagID(
+            DiagnosticsEngine::Error,
+            "libts: unknown plugin argument '%0' (expected -emit=<file>, "
+            "-report[=<file>], -dot=<file>, -no-rewrite or -W<flag>)");
+        DE.Report(ID) << A0;
+        return false;
+      }
+    }
+    return true;
+  }
+
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
+                                                 llvm::StringRef) override {
+    if (Nested)
+      return std::make_unique<Consumer>(CI, O, false);
+    seenAttrs().clear();
+    bool CodeGen = isCodeGenAction(CI.getFrontendOpts().ProgramAction);
+    if (CodeGen && !O.NoRewrite)
+      rewriteBeforeParse(CI);
+    return std::make_unique<Consumer>(CI, O, CodeGen);
+  }
+
+private:
+  void rewriteBeforeParse(CompilerInstance &CI) {
+    SourceManager &SM = CI.getSourceManager();
+    FileID Main = SM.getMainFileID();
+    auto Entry = SM.getFileEntryRefForID(Main);
+    if (!Entry)
+      return;
+    // Files without a kernel are compiled as they are.
+    std::optional<llvm::StringRef> Text = SM.getBufferDataOrNone(Main);
+    if (!Text || !Text->contains("ts::kernel"))
+      return;
+
+    auto Inv = std::make_shared<CompilerInvocation>(CI.getInvocation());
+    Inv->getFrontendOpts().ProgramAction = frontend::ParseSyntaxOnly;
+    Inv->getFrontendOpts().OutputFile.clear();
+    Inv->getDiagnosticOpts().VerifyDiagnostics = false;
+    Inv->getDependencyOutputOpts() = DependencyOutputOptions();
+    CompilerInstance NCI(CI.getPCHContainerOperations());
+    NCI.setInvocation(Inv);
+    NCI.createDiagnostics(new IgnoringDiagConsumer(), true);
+    NestedSink Sink;
+    Nested = &Sink;
+    SyntaxOnlyAction Parse;
+    NCI.ExecuteAction(Parse);
+    Nested = nullptr;
+    seenAttrs().clear();
+    if (Sink.Rewritten.empty())
+      return; // the main parse reports why
+    if (!O.Emit.empty())
+      writeFile(CI.getDiagnostics(), O.Emit, Sink.Rewritten);
+    SM.overrideFileContents(
+        *Entry, llvm::MemoryBuffer::getMemBufferCopy(Sink.Rewritten,
+                                                     Entry->getName()));
+  }
+
+  Options O;
+};
+
+} // namespace
+} // namespace ts
+
+static clang::FrontendPluginRegistry::Add<ts::Action>
+    RegisterTs("ts", "libts: verified warp-specialized kernels");

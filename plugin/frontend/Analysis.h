@@ -1,0 +1,42 @@
+//===- Analysis.h - Extract, verify, lay out, lower -------------*- C++ -*-===//
+#ifndef LIBTS_FRONTEND_ANALYSIS_H
+#define LIBTS_FRONTEND_ANALYSIS_H
+
+#include "frontend/Extract.h"
+#include "frontend/Severity.h"
+#include "layout/Layout.h"
+#include "verify/Verify.h"
+
+#include "clang/AST/ASTContext.h"
+
+#include <string>
+#include <vector>
+
+namespace ts {
+
+struct KernelAnalysis {
+  BlockLayout Layout;
+  VerifyResult Verify;
+  std::string TripsChecked;
+};
+
+struct Analysis {
+  Extraction X;
+  std::vector<KernelAnalysis> Kernels; ///< Parallel to X.P.Kernels.
+  DiagList Diags;                      ///< Everything, in report order.
+  unsigned Errors = 0;                 ///< Under the severity policy.
+  unsigned Warnings = 0;
+  bool SyntaxOk = true;
+};
+
+/// Runs every layer over the translation unit's recorded attributes.
+Analysis analyze(clang::ASTContext &Ctx, bool GeneratedMode,
+                 const SeverityPolicy &Policy);
+
+/// The rewritten main file (see docs/generated-code.md), or "" when the
+/// analysis has errors or nothing to generate.
+std::string rewriteMainFile(clang::ASTContext &Ctx, const Analysis &A);
+
+} // namespace ts
+
+#endif

@@ -1,0 +1,388 @@
+//===- Schedule.cpp - Task body to head/loop/tail ops ----------------------===//
+#include "frontend/Schedule.h"
+#include "frontend/DiagEmitter.h"
+#include "frontend/Vocabulary.h"
+
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+
+#include <set>
+
+using namespace clang;
+
+namespace ts {
+namespace {
+
+const char *PositionHint =
+    "pipeline operations may stand only at the top level of the task body, "
+    "directly in the body of its ts::domain loop, or under 'if (i.first())' "
+    "/ 'if (i.last())' in that loop";
+
+std::optional<OpKind> opKindOf(StringRef Method, Role R) {
+  if (R == Role::Producer) {
+    if (Method == "acquire")
+      return OpKind::Acquire;
+    if (Method == "try_acquire")
+      return OpKind::TryAcquire;
+    if (Method == "commit")
+      return OpKind::Commit;
+  } else {
+    if (Method == "wait")
+      return OpKind::Wait;
+    if (Method == "try_wait")
+      return OpKind::TryWait;
+    if (Method == "release")
+      return OpKind::Release;
+  }
+  return std::nullopt;
+}
+
+/// Every member call on a handle parameter, and every other use of one.
+struct HandleUses : RecursiveASTVisitor<HandleUses> {
+  const std::map<const ParmVarDecl *, HandleParam> &Handles;
+  std::vector<const CXXMemberCallExpr *> Calls;
+  std::set<const DeclRefExpr *> ObjectRefs;
+  std::vector<const DeclRefExpr *> Refs;
+
+  explicit HandleUses(const std::map<const ParmVarDecl *, HandleParam> &H)
+      : Handles(H) {}
+
+  const ParmVarDecl *handleOf(const Expr *E) {
+    if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E ? E->IgnoreParenImpCasts() : nullptr))
+      if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl()))
+        if (Handles.count(P))
+          return P;
+    return nullptr;
+  }
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *C) {
+    if (handleOf(C->getImplicitObjectArgument())) {
+      Calls.push_back(C);
+      ObjectRefs.insert(
+          cast<DeclRefExpr>(C->getImplicitObjectArgument()->IgnoreParenImpCasts()));
+    }
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (handleOf(E))
+      Refs.push_back(E);
+    return true;
+  }
+};
+
+/// References to stage variables inside one statement.
+struct StageRefs : RecursiveASTVisitor<StageRefs> {
+  const std::map<const VarDecl *, HandleParam> &Stages;
+  std::vector<std::pair<const VarDecl *, SourceLocation>> Found;
+  explicit StageRefs(const std::map<const VarDecl *, HandleParam> &S) : Stages(S) {}
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (const auto *V = dyn_cast<VarDecl>(E->getDecl()))
+      if (Stages.count(V))
+        Found.push_back({V, E->getLocation()});
+    return true;
+  }
+};
+
+class Walker {
+public:
+  Walker(ASTContext &Ctx, const std::map<const ParmVarDecl *, HandleParam> &H,
+         Task &T, DiagList &Diags)
+      : Ctx(Ctx), Handles(H), T(T), Diags(Diags) {}
+
+  void run(const CompoundStmt *Body);
+
+private:
+  struct OpCall {
+    const CXXMemberCallExpr *Call;
+    HandleParam H;
+    OpKind Kind;
+  };
+  std::optional<OpCall> asOp(const Expr *E);
+  std::optional<OpCall> statementOp(const Stmt *S, const VarDecl *&Bound);
+  const CXXForRangeStmt *asDomainLoop(const Stmt *S);
+  std::optional<Guard> asGuard(const IfStmt *If);
+  void statement(const Stmt *S);
+  void guardedBody(const Stmt *Then, Guard G);
+  void recordDomain(const CXXForRangeStmt *FR);
+  void checkJumps(const Stmt *S, bool InLoop, unsigned Breakable);
+  void error(SourceLocation L, std::string Msg, std::string Note,
+             SourceLocation NoteLoc = SourceLocation());
+
+  ASTContext &Ctx;
+  const std::map<const ParmVarDecl *, HandleParam> &Handles;
+  Task &T;
+  DiagList &Diags;
+  std::map<const VarDecl *, HandleParam> Stages;
+  std::set<const CXXMemberCallExpr *> Accepted;
+  Section Sec = Section::Head;
+  Guard G = Guard::Always;
+  const VarDecl *LoopVar = nullptr;
+  const CXXForRangeStmt *Loop = nullptr;
+};
+
+void Walker::error(SourceLocation L, std::string Msg, std::string Note,
+                   SourceLocation NoteLoc) {
+  Diag D{Check::Syntax, toHandle(L), std::move(Msg), {}};
+  D.Notes.push_back({toHandle(NoteLoc.isValid() ? NoteLoc : L), std::move(Note)});
+  Diags.push_back(std::move(D));
+}
+
+std::optional<Walker::OpCall> Walker::asOp(const Expr *E) {
+  const auto *C = dyn_cast_or_null<CXXMemberCallExpr>(stripExpr(E));
+  if (!C)
+    return std::nullopt;
+  const auto *DRE = dyn_cast_or_null<DeclRefExpr>(
+      C->getImplicitObjectArgument()
+          ? C->getImplicitObjectArgument()->IgnoreParenImpCasts()
+          : nullptr);
+  const auto *P = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+  auto It = P ? Handles.find(P) : Handles.end();
+  if (It == Handles.end() || !C->getMethodDecl() ||
+      !C->getMethodDecl()->getIdentifier())
+    return std::nullopt;
+  auto K = opKindOf(C->getMethodDecl()->getName(), It->second.R);
+  if (!K)
+    return std::nullopt;
+  return OpCall{C, It->second, *K};
+}
+
+std::optional<Walker::OpCall> Walker::statementOp(const Stmt *S,
+                                                  const VarDecl *&Bound) {
+  Bound = nullptr;
+  if (const auto *E = dyn_cast<Expr>(S))
+    return asOp(E);
+  if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+    if (!DS->isSingleDecl())
+      return std::nullopt;
+    const auto *V = dyn_cast<VarDecl>(DS->getSingleDecl());
+    if (!V || !V->hasInit())
+      return std::nullopt;
+    auto Op = asOp(V->getInit());
+    if (Op)
+      Bound = V;
+    return Op;
+  }
+  return std::nullopt;
+}
+
+const CXXForRangeStmt *Walker::asDomainLoop(const Stmt *S) {
+  const auto *FR = dyn_cast<CXXForRangeStmt>(S);
+  if (!FR || !FR->getRangeInit())
+    return nullptr;
+  const Expr *Init = stripExpr(FR->getRangeInit());
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(Init))
+    return tsRecord(CE->getType(), "domain") ? FR : nullptr;
+  if (const auto *Call = dyn_cast<CallExpr>(Init))
+    return isTsDecl(Call->getDirectCallee(), "domain") ? FR : nullptr;
+  return nullptr;
+}
+
+std::optional<Guard> Walker::asGuard(const IfStmt *If) {
+  if (!If || If->getElse() || If->getInit() || If->getConditionVariable() ||
+      If->isConsteval())
+    return std::nullopt;
+  const auto *C = dyn_cast<CXXMemberCallExpr>(stripExpr(If->getCond()));
+  if (!C || !C->getMethodDecl() || !C->getMethodDecl()->getIdentifier())
+    return std::nullopt;
+  const auto *DRE = dyn_cast_or_null<DeclRefExpr>(
+      C->getImplicitObjectArgument()->IgnoreParenImpCasts());
+  if (!DRE || DRE->getDecl() != LoopVar)
+    return std::nullopt;
+  StringRef M = C->getMethodDecl()->getName();
+  if (M == "first")
+    return Guard::FirstIter;
+  if (M == "last")
+    return Guard::LastIter;
+  return std::nullopt;
+}
+
+void Walker::recordDomain(const CXXForRangeStmt *FR) {
+  Domain &D = T.Dom;
+  D.Present = true;
+  D.Loc = toHandle(FR->getForLoc());
+  const Expr *Init = stripExpr(FR->getRangeInit());
+  std::vector<const Expr *> Args;
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(Init))
+    Args.assign(CE->arg_begin(), CE->arg_end());
+  else if (const auto *Call = dyn_cast<CallExpr>(Init))
+    Args.assign(Call->arg_begin(), Call->arg_end());
+  auto Bound = [&](unsigned I, std::string &Text, std::optional<int64_t> &V,
+                   int64_t Default) {
+    if (I >= Args.size() || isa<CXXDefaultArgExpr>(Args[I])) {
+      Text = std::to_string(Default);
+      V = Default;
+      return;
+    }
+    Text = sourceText(Ctx, Args[I]->getSourceRange());
+    Expr::EvalResult R;
+    if (!Args[I]->isValueDependent() && Args[I]->EvaluateAsInt(R, Ctx))
+      V = R.Val.getInt().getExtValue();
+  };
+  if (Args.size() == 1) { // domain(end): start 0
+    D.StartText = "0";
+    D.Start = 0;
+    Bound(0, D.EndText, D.End, 0);
+    D.StepText = "1";
+    D.Step = 1;
+  } else {
+    Bound(0, D.StartText, D.Start, 0);
+    Bound(1, D.EndText, D.End, 0);
+    Bound(2, D.StepText, D.Step, 1);
+  }
+  if (D.Step && *D.Step <= 0)
+    error(FR->getForLoc(), "ts::domain step must be positive",
+          "iterate with a positive step; the verifier models "
+          "'for (i = start; i < end; i += step)'");
+  LoopVar = FR->getLoopVariable();
+  Loop = FR;
+}
+
+void Walker::statement(const Stmt *S) {
+  const VarDecl *Bound = nullptr;
+  if (auto Op = statementOp(S, Bound)) {
+    Accepted.insert(Op->Call);
+    ts::Op Rec;
+    Rec.Kind = Op->Kind;
+    Rec.Resource = Op->H.Resource;
+    Rec.R = Op->H.R;
+    Rec.Sec = Sec;
+    Rec.G = G;
+    Rec.Loc = toHandle(Op->Call->getExprLoc());
+    Rec.Text = sourceText(Ctx, Op->Call->getSourceRange());
+    T.Ops.push_back(std::move(Rec));
+    if (Bound && (Op->Kind == OpKind::Acquire || Op->Kind == OpKind::Wait))
+      Stages[Bound] = Op->H;
+    return;
+  }
+  if (Sec == Section::Loop)
+    if (auto Gd = asGuard(dyn_cast<IfStmt>(S))) {
+      guardedBody(cast<IfStmt>(S)->getThen(), *Gd);
+      return;
+    }
+  // Any other statement: it is work on every stage it mentions.
+  StageRefs Refs(Stages);
+  Refs.TraverseStmt(const_cast<Stmt *>(S));
+  std::vector<std::pair<unsigned, Role>> Seen;
+  for (auto &[V, Loc] : Refs.Found) {
+    HandleParam H = Stages[V];
+    std::pair<unsigned, Role> Key{H.Resource, H.R};
+    if (std::find(Seen.begin(), Seen.end(), Key) != Seen.end())
+      continue;
+    Seen.push_back(Key);
+    ts::Op Rec;
+    Rec.Kind = OpKind::Work;
+    Rec.Resource = H.Resource;
+    Rec.R = H.R;
+    Rec.Sec = Sec;
+    Rec.G = G;
+    Rec.Loc = toHandle(Loc);
+    Rec.Text = "work";
+    T.Ops.push_back(std::move(Rec));
+  }
+}
+
+void Walker::guardedBody(const Stmt *Then, Guard Gd) {
+  Guard Saved = G;
+  G = Gd;
+  if (const auto *CS = dyn_cast<CompoundStmt>(Then))
+    for (const Stmt *S : CS->body())
+      statement(S);
+  else
+    statement(Then);
+  G = Saved;
+}
+
+void Walker::checkJumps(const Stmt *S, bool InLoop, unsigned Breakable) {
+  if (!S || isa<LambdaExpr>(S))
+    return;
+  if (isa<ReturnStmt>(S) || isa<GotoStmt>(S) || isa<IndirectGotoStmt>(S)) {
+    error(S->getBeginLoc(),
+          "control flow that leaves a task early cannot be verified",
+          "the verifier runs every pipeline operation on every path; guard "
+          "the work, not the operations");
+    return;
+  }
+  if ((isa<BreakStmt>(S) || isa<ContinueStmt>(S)) && Breakable == 0) {
+    error(S->getBeginLoc(),
+          std::string("'") + (isa<BreakStmt>(S) ? "break" : "continue") +
+              "' in the ts::domain loop cannot be verified",
+          "every iteration must run the loop body's pipeline operations; "
+          "guard the work instead");
+    return;
+  }
+  bool Nested = isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) ||
+                isa<SwitchStmt>(S) ||
+                (isa<CXXForRangeStmt>(S) && S != Loop);
+  for (const Stmt *C : S->children())
+    checkJumps(C, InLoop || S == Loop, Nested ? Breakable + 1 : Breakable);
+}
+
+void Walker::run(const CompoundStmt *Body) {
+  for (const Stmt *S : Body->body()) {
+    if (const CXXForRangeStmt *FR = asDomainLoop(S)) {
+      if (Loop) {
+        error(FR->getForLoc(), "a task may have only one ts::domain loop",
+              "the first ts::domain loop is here", Loop->getForLoc());
+        continue;
+      }
+      recordDomain(FR);
+      Sec = Section::Loop;
+      if (const auto *CS = dyn_cast<CompoundStmt>(FR->getBody()))
+        for (const Stmt *BS : CS->body())
+          statement(BS);
+      else
+        statement(FR->getBody());
+      Sec = Section::Tail;
+      continue;
+    }
+    statement(S);
+  }
+
+  HandleUses Uses(Handles);
+  Uses.TraverseStmt(const_cast<CompoundStmt *>(Body));
+  for (const CXXMemberCallExpr *C : Uses.Calls) {
+    if (Accepted.count(C))
+      continue;
+    std::string Name = C->getMethodDecl() && C->getMethodDecl()->getIdentifier()
+                           ? C->getMethodDecl()->getName().str()
+                           : "call";
+    const auto *P = cast<ParmVarDecl>(
+        cast<DeclRefExpr>(C->getImplicitObjectArgument()->IgnoreParenImpCasts())
+            ->getDecl());
+    if (!opKindOf(Name, Handles.at(P).R))
+      error(C->getExprLoc(),
+            "'" + Name + "' is not a " +
+                (Handles.at(P).R == Role::Producer ? "producer" : "consumer") +
+                " operation",
+            Handles.at(P).R == Role::Producer
+                ? "a ts::producer handle offers acquire, try_acquire and commit"
+                : "a ts::consumer handle offers wait, try_wait and release");
+    else
+      error(C->getExprLoc(),
+            "pipeline operation '" + Name + "' is in a position libts cannot verify",
+            PositionHint);
+  }
+  for (const DeclRefExpr *R : Uses.Refs)
+    if (!Uses.ObjectRefs.count(R))
+      error(R->getLocation(),
+            "pipeline handle '" + R->getDecl()->getName().str() +
+                "' escapes the task",
+            "use the handle only to call its operations; passing or copying "
+            "it hides operations from the verifier");
+  bool HasOps = !Uses.Calls.empty();
+  if (HasOps)
+    for (const Stmt *S : Body->body())
+      checkJumps(S, false, S == Loop ? 0 : 1);
+}
+
+} // namespace
+
+void extractSchedule(ASTContext &Ctx, const FunctionDecl *FD,
+                     const std::map<const ParmVarDecl *, HandleParam> &Handles,
+                     Task &T, DiagList &Diags) {
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(FD->getBody());
+  if (!Body)
+    return;
+  Walker(Ctx, Handles, T, Diags).run(Body);
+}
+
+} // namespace ts

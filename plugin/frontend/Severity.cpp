@@ -1,0 +1,60 @@
+//===- Severity.cpp - -W flags for libts checks ----------------------------===//
+#include "frontend/Severity.h"
+
+namespace ts {
+
+static const Check AllChecks[] = {
+    Check::Syntax,  Check::Warps,    Check::Registers, Check::Roles,
+    Check::Bracket, Check::Graph,    Check::Capacity,  Check::Credit,
+    Check::Padding, Check::Domain};
+
+void SeverityPolicy::set(const std::string &Group, bool Enable, int Error) {
+  for (Check C : AllChecks) {
+    if (Group != "ts" && Group != checkFlag(C))
+      continue;
+    State &S = States[C];
+    if (Error >= 0)
+      S.Error = Error;
+    else
+      S.Enabled = Enable;
+    if (Error == 1)
+      S.Enabled = true;
+  }
+}
+
+void SeverityPolicy::apply(const std::vector<std::string> &Flags) {
+  for (std::string F : Flags) {
+    if (F.rfind("-W", 0) == 0)
+      F = F.substr(2);
+    if (F == "error")
+      WarningsAsErrors = true;
+    else if (F == "no-error")
+      WarningsAsErrors = false;
+    else if (F.rfind("no-error=", 0) == 0)
+      set(F.substr(9), true, 0);
+    else if (F.rfind("error=", 0) == 0)
+      set(F.substr(6), true, 1);
+    else if (F.rfind("no-", 0) == 0)
+      set(F.substr(3), false, -1);
+    else
+      set(F, true, -1);
+  }
+}
+
+Level SeverityPolicy::level(Check C) const {
+  // A schedule the model cannot follow is never verified, so it stays fatal.
+  if (C == Check::Syntax)
+    return Level::Error;
+  State S;
+  if (auto It = States.find(C); It != States.end())
+    S = It->second;
+  if (!S.Enabled)
+    return Level::Ignored;
+  bool Error = S.Error == 1 || (S.Error == -1 && checkIsErrorByDefault(C)) ||
+               (S.Error == -1 && WarningsAsErrors);
+  if (Error)
+    return Level::Error;
+  return IgnoreWarnings ? Level::Ignored : Level::Warning;
+}
+
+} // namespace ts

@@ -1,0 +1,42 @@
+//===- Severity.h - -W flags for libts checks -------------------*- C++ -*-===//
+//
+// Clang 19 gives plugin diagnostics no groups, so libts reads the -W flags
+// itself: -Wno-error=ts-credit downgrades a check, -Wno-ts-credit silences
+// it, -Werror promotes warnings; `ts` names every check at once.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LIBTS_FRONTEND_SEVERITY_H
+#define LIBTS_FRONTEND_SEVERITY_H
+
+#include "model/Diag.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ts {
+
+enum class Level { Ignored, Warning, Error };
+
+class SeverityPolicy {
+public:
+  /// Applies flags in order, each without its leading "-W" (clang's
+  /// DiagnosticOptions::Warnings form: "no-error=ts-credit", "error").
+  void apply(const std::vector<std::string> &Flags);
+  void setIgnoreWarnings(bool V) { IgnoreWarnings = V; }
+  Level level(Check C) const;
+
+private:
+  struct State {
+    bool Enabled = true;
+    int Error = -1; ///< -1: default, 0: no, 1: yes.
+  };
+  void set(const std::string &Group, bool Enable, int Error);
+  std::map<Check, State> States;
+  bool WarningsAsErrors = false;
+  bool IgnoreWarnings = false;
+};
+
+} // namespace ts
+
+#endif

@@ -1,0 +1,65 @@
+//===- Vocabulary.cpp - Recognising ts:: names in the AST ------------------===//
+#include "frontend/Vocabulary.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/Lex/Lexer.h"
+
+using namespace clang;
+
+namespace ts {
+
+bool isTsDecl(const NamedDecl *D, llvm::StringRef Name) {
+  if (!D || !D->getIdentifier() || D->getName() != Name)
+    return false;
+  const auto *NS = dyn_cast<NamespaceDecl>(D->getDeclContext()->getRedeclContext());
+  return NS && NS->getIdentifier() && NS->getName() == "ts" &&
+         NS->getDeclContext()->getRedeclContext()->isTranslationUnit();
+}
+
+const CXXRecordDecl *tsRecord(QualType T, llvm::StringRef Name) {
+  if (T.isNull())
+    return nullptr;
+  T = T.getNonReferenceType().getCanonicalType().getUnqualifiedType();
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  if (!RD)
+    return nullptr;
+  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD))
+    return isTsDecl(Spec->getSpecializedTemplate(), Name) ? RD : nullptr;
+  return isTsDecl(RD, Name) ? RD : nullptr;
+}
+
+QualType tsTemplateArg(QualType T, llvm::StringRef Name, unsigned Index) {
+  const auto *Spec =
+      dyn_cast_or_null<ClassTemplateSpecializationDecl>(tsRecord(T, Name));
+  if (!Spec || Spec->getTemplateArgs().size() <= Index)
+    return QualType();
+  const TemplateArgument &A = Spec->getTemplateArgs()[Index];
+  return A.getKind() == TemplateArgument::Type ? A.getAsType() : QualType();
+}
+
+const Expr *stripExpr(const Expr *E) {
+  while (E) {
+    const Expr *Next = E->IgnoreImplicit()->IgnoreParens();
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(Next);
+        CE && CE->getNumArgs() == 1 && !isa<CXXTemporaryObjectExpr>(CE))
+      Next = CE->getArg(0);
+    else if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(Next))
+      Next = FC->getSubExpr();
+    if (Next == E)
+      return E;
+    E = Next;
+  }
+  return E;
+}
+
+std::string sourceText(const ASTContext &Ctx, SourceRange R) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  CharSourceRange CR = CharSourceRange::getTokenRange(R);
+  CR = Lexer::makeFileCharRange(CR, SM, Ctx.getLangOpts());
+  if (CR.isInvalid())
+    return "";
+  return Lexer::getSourceText(CR, SM, Ctx.getLangOpts()).str();
+}
+
+} // namespace ts

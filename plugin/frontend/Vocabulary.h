@@ -1,0 +1,32 @@
+//===- Vocabulary.h - Recognising ts:: names in the AST ---------*- C++ -*-===//
+#ifndef LIBTS_FRONTEND_VOCABULARY_H
+#define LIBTS_FRONTEND_VOCABULARY_H
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/Type.h"
+
+namespace ts {
+
+/// True if D is declared directly in namespace `ts` with the given name.
+bool isTsDecl(const clang::NamedDecl *D, llvm::StringRef Name);
+
+/// The record of T (references and qualifiers stripped) if it is `ts::Name`
+/// or a specialisation of the template `ts::Name`.
+const clang::CXXRecordDecl *tsRecord(clang::QualType T, llvm::StringRef Name);
+
+/// First template argument of a `ts::Name<X, ...>` specialisation, as a type.
+clang::QualType tsTemplateArg(clang::QualType T, llvm::StringRef Name,
+                              unsigned Index = 0);
+
+/// Strips implicit nodes, temporaries and copy constructions.
+const clang::Expr *stripExpr(const clang::Expr *E);
+
+/// Source text of a range, for reports and domain signatures.
+std::string sourceText(const clang::ASTContext &Ctx, clang::SourceRange R);
+
+} // namespace ts
+
+#endif

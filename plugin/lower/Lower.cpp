@@ -1,0 +1,231 @@
+//===- Lower.cpp - Generated CUDA source for a kernel ----------------------===//
+//
+// The generated body is what a careful author would write by hand: barrier
+// init by one thread, fences, a block barrier, one setmaxnreg per warp
+// group, then one branch per warp range calling the force-inlined task.
+//
+//===----------------------------------------------------------------------===//
+#include "lower/Lower.h"
+
+#include <algorithm>
+#include <sstream>
+
+namespace ts {
+
+unsigned baselineRegisters(unsigned Warps) {
+  unsigned Groups = std::max(1u, (Warps + 3) / 4);
+  return std::min(256u, 65536u / (Groups * 4 * 32 * 8) * 8);
+}
+
+unsigned blockThreads(const Program &P, const Kernel &K) {
+  return blockWarps(P, K) * 32;
+}
+
+static std::string openScopes(const std::vector<std::string> &Scopes) {
+  std::string S;
+  for (const std::string &Sc : Scopes)
+    S += Sc + " { ";
+  return S;
+}
+
+static std::string closeScopes(const std::vector<std::string> &Scopes) {
+  std::string S;
+  for (size_t I = 0; I < Scopes.size(); ++I)
+    S += "} ";
+  return S;
+}
+
+static const char *kindSpelling(PipelineKind K) {
+  switch (K) {
+  case PipelineKind::Gmem:
+    return "::ts::pipeline_kind::gmem";
+  case PipelineKind::AsyncAsync:
+    return "::ts::pipeline_kind::async_async";
+  case PipelineKind::TmaAsync:
+    return "::ts::pipeline_kind::tma_async";
+  }
+  return "";
+}
+
+std::string kernelTraits(const Program &P, const Kernel &K,
+                         const BlockLayout &L, const KernelSource &KS) {
+  std::ostringstream OS;
+  OS << " " << closeScopes(KS.Scopes)
+     << "namespace ts { template <> struct kernel_traits<&" << KS.QualifiedName
+     << "> { static constexpr unsigned smem_bytes = " << L.DynamicBytes
+     << "u; static constexpr unsigned threads = " << blockThreads(P, K)
+     << "u; }; }";
+  if (!KS.Scopes.empty())
+    OS << " " << openScopes(KS.Scopes);
+  return OS.str();
+}
+
+namespace {
+
+class BodyWriter {
+public:
+  BodyWriter(const Program &P, const Kernel &K, const BlockLayout &L,
+             const KernelSource &KS, const std::vector<TaskSource> &Tasks)
+      : P(P), K(K), L(L), KS(KS), Tasks(Tasks) {}
+
+  std::string write() {
+    unsigned Threads = blockThreads(P, K);
+    OS << openScopes(KS.Scopes) << (KS.Scopes.empty() ? "" : "\n");
+    OS << "__global__ void __launch_bounds__(" << Threads << ", 1) " << KS.Name
+       << "(" << KS.ParamsText << ") {\n";
+    prologue();
+    registers();
+    branches();
+    OS << "}\n";
+    if (!KS.Scopes.empty())
+      OS << closeScopes(KS.Scopes) << "\n";
+    return OS.str();
+  }
+
+private:
+  static std::string warpTest(unsigned First, unsigned End) {
+    std::string Hi = "ts_warp < " + std::to_string(End) + "u";
+    return First == 0 ? Hi : "ts_warp >= " + std::to_string(First) + "u && " + Hi;
+  }
+
+  std::string barPtr(uint64_t Offset) {
+    return "reinterpret_cast<::uint64_t *>(ts_smem + " + std::to_string(Offset) + ")";
+  }
+
+  void prologue() {
+    if (L.Resources.empty()) {
+      OS << "  const unsigned ts_warp = ::ts::detail::warp_index();\n";
+      return;
+    }
+    OS << "  extern __shared__ __align__(16) unsigned char ts_smem_raw[];\n"
+       << "  unsigned char *const ts_smem = ::ts::detail::align_base<"
+       << L.BaseAlign << ">(ts_smem_raw);\n"
+       << "  const unsigned ts_warp = ::ts::detail::warp_index();\n"
+       << "  if (threadIdx.x == 0) {\n";
+    for (const ResourceLayout &R : L.Resources) {
+      const Resource &Res = P.Resources[R.Resource];
+      unsigned S = Res.Stages;
+      OS << "    ::ts::detail::init_barriers(" << barPtr(R.FullBarOffset) << ", "
+         << S << "u, " << R.Counts.Full << "u); // " << Res.Name << ".full\n"
+         << "    ::ts::detail::init_barriers(" << barPtr(R.EmptyBarOffset) << ", "
+         << S << "u, " << R.Counts.Empty << "u); // " << Res.Name << ".empty\n";
+    }
+    OS << "    ::ts::detail::fence_barrier_init();\n"
+       << "  }\n"
+       << "  __syncthreads();\n";
+    for (const ResourceLayout &R : L.Resources) {
+      const Resource &Res = P.Resources[R.Resource];
+      OS << "  const ::ts::detail::pipe ts_pipe_" << R.Resource << "{ts_smem + "
+         << R.DataOffset << ", " << R.StageStride << "u, " << Res.Stages << "u, "
+         << barPtr(R.FullBarOffset) << ", " << barPtr(R.EmptyBarOffset) << ", "
+         << (Res.Kind == PipelineKind::TmaAsync ? Res.TxBytes : 0) << "u, "
+         << kindSpelling(Res.Kind) << "}; // " << Res.Name << "\n";
+    }
+  }
+
+  void registers() {
+    unsigned Warps = blockWarps(P, K);
+    unsigned Base = baselineRegisters(Warps);
+    bool First = true;
+    for (unsigned G = 0; G * 4 < Warps; ++G) {
+      std::optional<unsigned> Budget;
+      for (unsigned TI : K.Tasks) {
+        const Task &T = P.Tasks[TI];
+        if (T.Regs && T.FirstWarp < 4 * G + 4 && T.endWarp() > 4 * G)
+          Budget = T.Regs;
+      }
+      if (!Budget || *Budget == Base)
+        continue;
+      OS << (First ? "  if" : "  else if") << " (" << warpTest(4 * G, 4 * G + 4)
+         << ") ::ts::detail::setmaxnreg_"
+         << (*Budget > Base ? "inc" : "dec") << "<" << *Budget << ">();\n";
+      First = false;
+    }
+  }
+
+  void branches() {
+    std::vector<unsigned> Order;
+    for (unsigned TI : K.Tasks)
+      if (!P.Tasks[TI].Padding)
+        Order.push_back(TI);
+    std::stable_sort(Order.begin(), Order.end(), [&](unsigned A, unsigned B) {
+      return P.Tasks[A].FirstWarp < P.Tasks[B].FirstWarp;
+    });
+    bool First = true;
+    for (unsigned TI : Order) {
+      const Task &T = P.Tasks[TI];
+      OS << (First ? "  if" : "  else if") << " (" << warpTest(T.FirstWarp, T.endWarp())
+         << ") { // " << T.Name << "\n";
+      First = false;
+      std::vector<std::string> Args, Drains;
+      for (const TaskParam &TP : T.Params) {
+        if (TP.K == TaskParam::Kind::Value) {
+          Args.push_back(TP.Name);
+          continue;
+        }
+        const Resource &Res = P.Resources[TP.Resource];
+        std::string Handle = std::string("::ts::") +
+                             (TP.R == Role::Producer ? "producer<" : "consumer<") +
+                             Res.TypeName + ">";
+        const ResourceLayout *RL = L.find(TP.Resource);
+        if (!RL) {
+          Args.push_back(Handle + "()");
+          continue;
+        }
+        std::string Cur = "ts_cur_" + std::to_string(TP.Resource);
+        std::string Pipe = "ts_pipe_" + std::to_string(TP.Resource);
+        OS << "    ::ts::detail::cursor " << Cur << "{0u, "
+           << (TP.R == Role::Producer ? RL->ProducerStartPhase
+                                      : RL->ConsumerStartPhase)
+           << "u};\n";
+        if (TP.R == Role::Producer) {
+          Args.push_back(Handle + "(" + Pipe + ", " + Cur + ", ts_warp == " +
+                         std::to_string(T.FirstWarp) + "u)");
+          Drains.push_back("::ts::detail::producer_drain(" + Pipe + ", " + Cur + ");");
+        } else {
+          Args.push_back(Handle + "(" + Pipe + ", " + Cur + ")");
+        }
+      }
+      OS << "    " << Tasks[TI].QualifiedName << "(";
+      for (size_t I = 0; I < Args.size(); ++I)
+        OS << (I ? ", " : "") << Args[I];
+      OS << ");\n";
+      for (const std::string &D : Drains)
+        OS << "    " << D << "\n";
+      OS << "  }\n";
+    }
+  }
+
+  const Program &P;
+  const Kernel &K;
+  const BlockLayout &L;
+  const KernelSource &KS;
+  const std::vector<TaskSource> &Tasks;
+  std::ostringstream OS;
+};
+
+} // namespace
+
+std::string lowerKernel(const Program &P, const Kernel &K, const BlockLayout &L,
+                        const KernelSource &KS,
+                        const std::vector<TaskSource> &Tasks) {
+  return BodyWriter(P, K, L, KS, Tasks).write();
+}
+
+std::string graphDot(const Program &P, const Kernel &K) {
+  std::ostringstream OS;
+  OS << "digraph \"" << K.Name << "\" {\n";
+  for (unsigned R : kernelResources(P, K))
+    OS << "  \"" << P.Resources[R].Name << "\" [label=\"" << P.Resources[R].Name
+       << "\\n" << pipelineKindName(P.Resources[R].Kind) << "\"];\n";
+  for (const Edge &E : deriveEdges(P, K))
+    OS << "  \"" << P.Resources[E.From].Name << "\" -> \"" << P.Resources[E.To].Name
+       << "\";\n";
+  for (const Edge &E : K.DeclaredEdges)
+    OS << "  \"" << P.Resources[E.From].Name << "\" -> \"" << P.Resources[E.To].Name
+       << "\" [style=dashed];\n";
+  OS << "}\n";
+  return OS.str();
+}
+
+} // namespace ts

@@ -1,0 +1,56 @@
+//===- Lower.h - Generated CUDA source for a kernel -------------*- C++ -*-===//
+//
+// Turns a verified kernel and its layout into CUDA source text. Knows
+// nothing of clang: the front end supplies spellings it read from the AST.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LIBTS_LOWER_LOWER_H
+#define LIBTS_LOWER_LOWER_H
+
+#include "layout/Layout.h"
+#include "model/Model.h"
+
+#include <string>
+#include <vector>
+
+namespace ts {
+
+/// Spellings of a kernel declaration, as written by the user.
+struct KernelSource {
+  std::string Name;          ///< Unqualified name.
+  std::string QualifiedName; ///< "::ns::name", for kernel_traits.
+  std::string ParamsText;    ///< "const __grid_constant__ Params p".
+  std::vector<std::string> ParamNames;
+  /// Enclosing scopes, outermost first: "namespace a", "inline namespace b",
+  /// "namespace" (anonymous), "extern \"C\"".
+  std::vector<std::string> Scopes;
+};
+
+/// Spelling used to call a task function.
+struct TaskSource {
+  std::string QualifiedName;
+};
+
+/// Per-thread registers a block of `Warps` warps starts with (the
+/// setmaxnreg baseline): 65536 / (round_up(Warps, 4) * 32 * 8) * 8, <= 256.
+unsigned baselineRegisters(unsigned Warps);
+
+/// Threads per block: warps of the highest task (padding included) x 32.
+unsigned blockThreads(const Program &P, const Kernel &K);
+
+/// The kernel's definition, to append after the user's code at global scope.
+std::string lowerKernel(const Program &P, const Kernel &K,
+                        const BlockLayout &L, const KernelSource &KS,
+                        const std::vector<TaskSource> &Tasks);
+
+/// One line placed right after the kernel declaration: closes its scopes,
+/// specialises ts::kernel_traits, reopens the scopes.
+std::string kernelTraits(const Program &P, const Kernel &K,
+                         const BlockLayout &L, const KernelSource &KS);
+
+/// Dependency graph in Graphviz DOT (derived edges solid, declared dashed).
+std::string graphDot(const Program &P, const Kernel &K);
+
+} // namespace ts
+
+#endif

@@ -1,0 +1,51 @@
+//===- Diag.h - Diagnostics as data -----------------------------*- C++ -*-===//
+//
+// Checks report findings as plain records; the front end turns them into
+// clang diagnostics (with the user's -W flags applied per check group).
+//
+//===----------------------------------------------------------------------===//
+#ifndef LIBTS_MODEL_DIAG_H
+#define LIBTS_MODEL_DIAG_H
+
+#include "model/Model.h"
+
+#include <string>
+#include <vector>
+
+namespace ts {
+
+/// One group per check; the flag is `-W<name>` (e.g. -Wno-error=ts-registers).
+enum class Check {
+  Syntax,    ///< ts-syntax: malformed attributes, ops the model cannot follow.
+  Warps,     ///< ts-warps: warp ranges.
+  Registers, ///< ts-registers: setmaxnreg budgets.
+  Roles,     ///< ts-roles: producer/consumer roles, missing tasks.
+  Bracket,   ///< ts-bracketing: work outside acquire/commit or wait/release.
+  Graph,     ///< ts-graph: declared dependency edges.
+  Capacity,  ///< ts-capacity: shared memory.
+  Credit,    ///< ts-credit: credit simulation (blocked ops, imbalance).
+  Padding,   ///< ts-padding: the plugin padded a warp group (warning).
+  Domain,    ///< ts-domain: assumptions about trip counts (warning).
+};
+
+const char *checkFlag(Check C);
+/// Default severity: true for error, false for warning.
+bool checkIsErrorByDefault(Check C);
+
+struct DiagNote {
+  SourceHandle Loc = 0;
+  std::string Message;
+};
+
+struct Diag {
+  Check Group = Check::Syntax;
+  SourceHandle Loc = 0;
+  std::string Message;
+  std::vector<DiagNote> Notes;
+};
+
+using DiagList = std::vector<Diag>;
+
+} // namespace ts
+
+#endif

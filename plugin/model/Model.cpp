@@ -1,0 +1,133 @@
+//===- Model.cpp - Derived facts about the model ---------------------------===//
+#include "model/Model.h"
+#include "model/Diag.h"
+
+#include <algorithm>
+
+namespace ts {
+
+const char *pipelineKindName(PipelineKind K) {
+  switch (K) {
+  case PipelineKind::Gmem:
+    return "gmem";
+  case PipelineKind::AsyncAsync:
+    return "async_async";
+  case PipelineKind::TmaAsync:
+    return "tma_async";
+  }
+  return "?";
+}
+
+const char *opKindName(OpKind K) {
+  switch (K) {
+  case OpKind::TryAcquire:
+    return "try_acquire";
+  case OpKind::Acquire:
+    return "acquire";
+  case OpKind::Commit:
+    return "commit";
+  case OpKind::TryWait:
+    return "try_wait";
+  case OpKind::Wait:
+    return "wait";
+  case OpKind::Release:
+    return "release";
+  case OpKind::Work:
+    return "work";
+  }
+  return "?";
+}
+
+const char *checkFlag(Check C) {
+  switch (C) {
+  case Check::Syntax:
+    return "ts-syntax";
+  case Check::Warps:
+    return "ts-warps";
+  case Check::Registers:
+    return "ts-registers";
+  case Check::Roles:
+    return "ts-roles";
+  case Check::Bracket:
+    return "ts-bracketing";
+  case Check::Graph:
+    return "ts-graph";
+  case Check::Capacity:
+    return "ts-capacity";
+  case Check::Credit:
+    return "ts-credit";
+  case Check::Padding:
+    return "ts-padding";
+  case Check::Domain:
+    return "ts-domain";
+  }
+  return "ts";
+}
+
+bool checkIsErrorByDefault(Check C) {
+  return C != Check::Padding && C != Check::Domain;
+}
+
+std::optional<uint64_t> Domain::constantTrips() const {
+  if (!Present)
+    return uint64_t(1);
+  if (!Start || !End || !Step || *Step == 0)
+    return std::nullopt;
+  int64_t S = *Start, E = *End, St = *Step;
+  if (St > 0)
+    return E <= S ? 0 : uint64_t((E - S + St - 1) / St);
+  return E >= S ? 0 : uint64_t((S - E + (-St) - 1) / (-St));
+}
+
+std::string Domain::signature() const {
+  if (!Present)
+    return "<none>";
+  return StartText + ";" + EndText + ";" + StepText;
+}
+
+bool Task::produces(unsigned R) const {
+  return std::find(Produces.begin(), Produces.end(), R) != Produces.end();
+}
+
+bool Task::consumes(unsigned R) const {
+  return std::find(Consumes.begin(), Consumes.end(), R) != Consumes.end();
+}
+
+std::vector<Edge> deriveEdges(const Program &P, const Kernel &K) {
+  std::vector<Edge> Out;
+  for (unsigned TI : K.Tasks) {
+    const Task &T = P.Tasks[TI];
+    for (unsigned From : T.Consumes)
+      for (unsigned To : T.Produces) {
+        bool Seen = std::any_of(Out.begin(), Out.end(), [&](const Edge &E) {
+          return E.From == From && E.To == To;
+        });
+        if (!Seen)
+          Out.push_back({From, To, T.Loc});
+      }
+  }
+  return Out;
+}
+
+std::vector<unsigned> kernelResources(const Program &P, const Kernel &K) {
+  std::vector<unsigned> Out;
+  auto Add = [&](unsigned R) {
+    if (std::find(Out.begin(), Out.end(), R) == Out.end())
+      Out.push_back(R);
+  };
+  for (unsigned TI : K.Tasks) {
+    for (const TaskParam &Param : P.Tasks[TI].Params)
+      if (Param.K == TaskParam::Kind::Handle)
+        Add(Param.Resource);
+  }
+  return Out;
+}
+
+unsigned blockWarps(const Program &P, const Kernel &K) {
+  unsigned End = 0;
+  for (unsigned TI : K.Tasks)
+    End = std::max(End, P.Tasks[TI].endWarp());
+  return End;
+}
+
+} // namespace ts

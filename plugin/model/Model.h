@@ -1,0 +1,153 @@
+//===- Model.h - Tasks, resources, schedules and kernels --------*- C++ -*-===//
+//
+// The plain-data model every layer below the front end works on. It knows
+// nothing of clang: source positions are opaque handles the front end maps
+// back to clang locations.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LIBTS_MODEL_MODEL_H
+#define LIBTS_MODEL_MODEL_H
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ts {
+
+/// Opaque source position; 0 means "no location". The front end stores a
+/// clang SourceLocation's raw encoding here.
+using SourceHandle = uint64_t;
+
+/// How a resource is produced and consumed (reference: PipelineType).
+enum class PipelineKind {
+  Gmem,       ///< Global memory: no pipeline, no shared memory.
+  AsyncAsync, ///< Threads produce, threads consume.
+  TmaAsync,   ///< TMA produces (transaction bytes), threads consume.
+};
+
+const char *pipelineKindName(PipelineKind K);
+inline bool isPipelined(PipelineKind K) { return K != PipelineKind::Gmem; }
+
+struct Resource {
+  std::string Name;     ///< Unqualified type name, used in reports.
+  std::string TypeName; ///< Fully qualified spelling for generated code.
+  PipelineKind Kind = PipelineKind::Gmem;
+  unsigned Stages = 1;
+  uint64_t PayloadBytes = 0; ///< sizeof(payload type).
+  uint64_t TxBytes = 0;      ///< TMA transaction bytes per stage.
+  unsigned Align = 128;      ///< Stage alignment in shared memory.
+  bool Swizzled = false;     ///< Swizzled TMA destination: 1024-byte aligned.
+  SourceHandle Loc = 0;
+};
+
+enum class OpKind {
+  TryAcquire,
+  Acquire,
+  Commit,
+  TryWait,
+  Wait,
+  Release,
+  Work, ///< A statement that touches a stage of the resource.
+};
+
+const char *opKindName(OpKind K);
+inline bool isProducerOp(OpKind K) {
+  return K == OpKind::TryAcquire || K == OpKind::Acquire || K == OpKind::Commit;
+}
+inline bool isConsumerOp(OpKind K) {
+  return K == OpKind::TryWait || K == OpKind::Wait || K == OpKind::Release;
+}
+
+/// Where an op sits relative to the task's one domain loop.
+enum class Section { Head, Loop, Tail };
+
+/// Guard on loop ops (reference: LoopGuard).
+enum class Guard { Always, FirstIter, LastIter };
+
+enum class Role { Producer, Consumer };
+
+struct Op {
+  OpKind Kind = OpKind::Work;
+  unsigned Resource = 0; ///< Index into Program::Resources.
+  Role R = Role::Producer; ///< The role of the handle/stage used.
+  Section Sec = Section::Head;
+  Guard G = Guard::Always;
+  SourceHandle Loc = 0;
+  std::string Text; ///< Short source spelling for tables and traces.
+};
+
+/// One `ts::domain(start, end[, step])` loop. Bounds are kept as source text
+/// (runtime values) and folded to constants where the front end could.
+struct Domain {
+  bool Present = false;
+  std::string StartText, EndText, StepText;
+  std::optional<int64_t> Start, End, Step;
+  SourceHandle Loc = 0;
+
+  /// Trip count when every bound is a constant.
+  std::optional<uint64_t> constantTrips() const;
+  /// Tasks with equal signatures run the same number of iterations.
+  std::string signature() const;
+};
+
+/// A parameter of a task function.
+struct TaskParam {
+  enum class Kind { Value, Handle } K = Kind::Value;
+  std::string Name;      ///< Parameter name; binds to the kernel parameter of the same name.
+  Role R = Role::Producer; ///< For handles.
+  unsigned Resource = 0;   ///< For handles.
+  SourceHandle Loc = 0;
+};
+
+struct Task {
+  std::string Name;
+  unsigned FirstWarp = 0;
+  unsigned NumWarps = 1;
+  std::optional<unsigned> Regs; ///< setmaxnreg budget.
+  std::optional<unsigned> Cta;  ///< Run only on this CTA rank.
+  std::vector<TaskParam> Params;
+  std::vector<unsigned> Produces; ///< Resources (from producer handles).
+  std::vector<unsigned> Consumes; ///< Resources (from consumer handles).
+  std::vector<Op> Ops;            ///< Head, then loop body, then tail.
+  Domain Dom;
+  bool Padding = false; ///< Inserted by the plugin to fill a warp group.
+  SourceHandle Loc = 0;
+
+  unsigned endWarp() const { return FirstWarp + NumWarps; }
+  bool produces(unsigned R) const;
+  bool consumes(unsigned R) const;
+};
+
+struct Edge {
+  unsigned From = 0, To = 0; ///< Resource indices: From is consumed before To is produced.
+  SourceHandle Loc = 0;
+};
+
+struct Kernel {
+  std::string Name;          ///< Unqualified.
+  std::string QualifiedName; ///< With namespaces, for generated code.
+  std::vector<unsigned> Tasks;        ///< Indices into Program::Tasks.
+  std::vector<Edge> DeclaredEdges;
+  uint64_t SmemCapacity = 232448;     ///< Bytes, data + barriers.
+  SourceHandle Loc = 0;
+};
+
+struct Program {
+  std::vector<Resource> Resources;
+  std::vector<Task> Tasks;
+  std::vector<Kernel> Kernels;
+};
+
+/// Derived graph: consumes X and produces Y in one task gives X -> Y.
+std::vector<Edge> deriveEdges(const Program &P, const Kernel &K);
+
+/// Resources touched by a kernel's tasks, in first-use order.
+std::vector<unsigned> kernelResources(const Program &P, const Kernel &K);
+
+/// Warps in the block: the end of the highest warp range.
+unsigned blockWarps(const Program &P, const Kernel &K);
+
+} // namespace ts
+
+#endif

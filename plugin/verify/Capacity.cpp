@@ -1,0 +1,59 @@
+//===- Capacity.cpp - Shared-memory capacity
+//--------------------------------===//
+//
+// The launch size (data, barriers and base-alignment slack) must fit the
+// target's dynamic shared memory, or the launch fails at run time.
+//
+//===----------------------------------------------------------------------===//
+#include "verify/Verify.h"
+#include "verify/VerifyUtil.h"
+
+namespace ts {
+using namespace detail;
+
+void checkCapacity(const Program &P, const Kernel &K, const BlockLayout &L,
+                   DiagList &Out) {
+  // The layout rounds odd alignments up; the user should still hear of it.
+  for (const ResourceLayout &RL : L.Resources) {
+    const Resource &R = P.Resources[RL.Resource];
+    if (R.Align != 0 && (R.Align & (R.Align - 1)) == 0)
+      continue;
+    Diag &D = report(Out, Check::Capacity, R.Loc,
+                     "alignment " + std::to_string(R.Align) + " of " +
+                         quote(R.Name) + " is not a power of two");
+    note(D, R.Loc,
+         "use ts::align with a power of two, e.g. ts::align(" +
+             std::to_string(RL.Align) + ")");
+  }
+
+  if (L.DynamicBytes <= K.SmemCapacity)
+    return;
+  Diag &D = report(Out, Check::Capacity, K.Loc,
+                   "kernel " + quote(K.Name) + " needs " +
+                       std::to_string(L.DynamicBytes) +
+                       " bytes of shared memory; the capacity is " +
+                       std::to_string(K.SmemCapacity) + " bytes");
+  uint64_t Payload = 0;
+  for (const ResourceLayout &RL : L.Resources) {
+    const Resource &R = P.Resources[RL.Resource];
+    Payload += R.Stages * RL.StageStride;
+    note(D, R.Loc,
+         quote(R.Name) + ": " + std::to_string(R.Stages) + " stages x " +
+             std::to_string(RL.StageStride) +
+             " B = " + std::to_string(R.Stages * RL.StageStride) + " B");
+  }
+  std::string Rest = "barriers: " + std::to_string(L.BarrierBytes) + " B";
+  if (L.DynamicBytes > L.TotalBytes)
+    Rest += ", base alignment slack: " +
+            std::to_string(L.DynamicBytes - L.TotalBytes) + " B";
+  if (L.BarrierOffset > Payload)
+    Rest +=
+        ", alignment padding: " + std::to_string(L.BarrierOffset - Payload) +
+        " B";
+  note(D, K.Loc, Rest);
+  note(D, K.Loc,
+       "use fewer stages or smaller stages, or raise the limit with "
+       "ts::smem_capacity(bytes) on the kernel");
+}
+
+} // namespace ts

@@ -1,0 +1,124 @@
+//===- Roles.cpp - Producer/consumer roles
+//----------------------------------===//
+//
+// A handle's role decides which pipeline calls are legal on it, and every
+// pipelined resource needs both sides or its barriers never complete.
+//
+//===----------------------------------------------------------------------===//
+#include "verify/Verify.h"
+#include "verify/VerifyUtil.h"
+
+#include <algorithm>
+
+namespace ts {
+using namespace detail;
+
+namespace {
+
+const char *roleName(Role R) {
+  return R == Role::Producer ? "producer" : "consumer";
+}
+
+std::string handle(Role R, const Resource &Res) {
+  return std::string("ts::") + roleName(R) + "<" + Res.Name + ">";
+}
+
+void checkOp(const Program &P, const Task &T, const Op &O, DiagList &Out) {
+  const Resource &Res = P.Resources[O.Resource];
+  if (O.Kind != OpKind::Work && !isPipelined(Res.Kind)) {
+    Diag &D = report(Out, Check::Roles, O.Loc,
+                     std::string(opKindName(O.Kind)) + " on gmem resource " +
+                         quote(Res.Name) + ", which has no pipeline");
+    note(D, Res.Loc,
+         "declare " + quote(Res.Name) +
+             " with ts::tma_async or ts::async_async and "
+             "ts::stages(n), or drop the call");
+    return;
+  }
+  bool Mismatch = (O.R == Role::Consumer && isProducerOp(O.Kind)) ||
+                  (O.R == Role::Producer && isConsumerOp(O.Kind));
+  if (Mismatch) {
+    Diag &D = report(Out, Check::Roles, O.Loc,
+                     std::string(opKindName(O.Kind)) + " on a " +
+                         roleName(O.R) + " handle of " + quote(Res.Name));
+    note(D, O.Loc,
+         isProducerOp(O.Kind)
+             ? "only producer handles acquire and commit stages"
+             : "only consumer handles wait for and release stages");
+    return;
+  }
+  bool Held =
+      O.R == Role::Producer ? T.produces(O.Resource) : T.consumes(O.Resource);
+  if (!Held) {
+    Diag &D =
+        report(Out, Check::Roles, O.Loc,
+               "task " + quote(T.Name) + " uses " + quote(Res.Name) + " as " +
+                   roleName(O.R) + " without a " + roleName(O.R) + " handle");
+    note(D, T.Loc,
+         "add a " + handle(O.R, Res) + " parameter to task " + quote(T.Name));
+  }
+}
+
+bool hasOp(const Task &T, unsigned R, OpKind A, OpKind B) {
+  return std::any_of(T.Ops.begin(), T.Ops.end(), [&](const Op &O) {
+    return O.Resource == R && (O.Kind == A || O.Kind == B);
+  });
+}
+
+} // namespace
+
+void checkRoles(const Program &P, const Kernel &K, DiagList &Out) {
+  for (unsigned TI : K.Tasks) {
+    const Task &T = P.Tasks[TI];
+    for (const Op &O : T.Ops)
+      checkOp(P, T, O, Out);
+
+    // A handle that never takes a stage leaves the other side waiting.
+    for (unsigned R : T.Produces) {
+      const Resource &Res = P.Resources[R];
+      if (!isPipelined(Res.Kind) ||
+          hasOp(T, R, OpKind::Acquire, OpKind::Commit))
+        continue;
+      Diag &D = report(Out, Check::Roles, T.Loc,
+                       "task " + quote(T.Name) + " produces " +
+                           quote(Res.Name) + " but never acquires a stage");
+      note(D, T.Loc,
+           "acquire and commit a stage on the producer handle, or "
+           "drop the parameter");
+    }
+    for (unsigned R : T.Consumes) {
+      const Resource &Res = P.Resources[R];
+      if (!isPipelined(Res.Kind) || hasOp(T, R, OpKind::Wait, OpKind::Release))
+        continue;
+      Diag &D = report(Out, Check::Roles, T.Loc,
+                       "task " + quote(T.Name) + " consumes " +
+                           quote(Res.Name) + " but never waits for a stage");
+      note(D, T.Loc,
+           "wait for and release a stage on the consumer handle, "
+           "or drop the parameter");
+    }
+  }
+
+  for (unsigned R : kernelResources(P, K)) {
+    const Resource &Res = P.Resources[R];
+    if (!isPipelined(Res.Kind))
+      continue;
+    bool Produced = false, Consumed = false;
+    for (unsigned TI : K.Tasks) {
+      Produced |= P.Tasks[TI].produces(R);
+      Consumed |= P.Tasks[TI].consumes(R);
+    }
+    for (Role Missing : {Role::Producer, Role::Consumer}) {
+      if ((Missing == Role::Producer ? Produced : Consumed))
+        continue;
+      Diag &D =
+          report(Out, Check::Roles, K.Loc,
+                 "pipelined resource " + quote(Res.Name) + " has no " +
+                     roleName(Missing) + " task in kernel " + quote(K.Name));
+      note(D, Res.Loc,
+           "add a task with a " + handle(Missing, Res) + " parameter");
+    }
+  }
+}
+
+} // namespace ts

@@ -1,0 +1,112 @@
+//===- Table.cpp - Schedule table of a credit simulation
+//--------------------===//
+//
+// One column per task, one row per simulation step: what each task executed
+// side by side, and where the tasks stood at a deadlock.
+//
+//===----------------------------------------------------------------------===//
+#include "verify/Verify.h"
+
+#include <map>
+#include <sstream>
+
+namespace ts {
+namespace {
+
+constexpr size_t CellWidth = 30;
+
+std::string fit(std::string S, size_t W, bool Right = false) {
+  if (S.size() > W)
+    S.resize(W);
+  std::string Fill(W - S.size(), ' ');
+  return Right ? Fill + S : S + Fill;
+}
+
+std::string center(const std::string &S, size_t W) {
+  if (S.size() >= W)
+    return S.substr(0, W);
+  size_t Left = (W - S.size()) / 2;
+  return std::string(Left, ' ') + S + std::string(W - S.size() - Left, ' ');
+}
+
+/// H head, L loop (LF/LL: first/last iteration only), T tail.
+std::string tag(const Op &O) {
+  switch (O.Sec) {
+  case Section::Head:
+    return "H";
+  case Section::Tail:
+    return "T";
+  case Section::Loop:
+    break;
+  }
+  if (O.G == Guard::FirstIter)
+    return "LF";
+  if (O.G == Guard::LastIter)
+    return "LL";
+  return "L";
+}
+
+std::string cell(const Program &P, const SimStep &S) {
+  const Op &O = P.Tasks[S.Task].Ops[S.OpIndex];
+  std::string C = fit(P.Resources[O.Resource].Name, 10) + " " +
+                  fit(opKindName(O.Kind), 11) + " ";
+  if (S.Blocked)
+    return fit(C + "blocked", CellWidth);
+  std::string Iter =
+      O.Sec == Section::Loop ? "#" + std::to_string(S.Iteration) : "";
+  return C + fit(tag(O), 2) + " " + fit(Iter, 4, true);
+}
+
+} // namespace
+
+std::string scheduleTable(const Program &P, const Kernel &K,
+                          const SimResult &S) {
+  std::vector<unsigned> Columns;
+  for (unsigned TI : K.Tasks)
+    if (!P.Tasks[TI].Padding)
+      Columns.push_back(TI);
+
+  std::ostringstream OS;
+  std::string Rule = std::string(6, '-');
+  for (size_t I = 0; I < Columns.size(); ++I)
+    Rule += "+" + std::string(CellWidth + 2, '-');
+  Rule += "+\n";
+
+  OS << "[schedule] kernel '" << K.Name << "'\n" << Rule;
+  OS << fit("step", 5, true) << " ";
+  for (unsigned TI : Columns) {
+    const Task &T = P.Tasks[TI];
+    OS << "| "
+       << center(T.Name + "[" + std::to_string(T.FirstWarp) + ":" +
+                     std::to_string(T.endWarp()) + ")",
+                 CellWidth)
+       << " ";
+  }
+  OS << "|\n" << Rule;
+
+  // Steps arrive ordered by step number; group them into rows.
+  std::map<unsigned, std::map<unsigned, const SimStep *>> Rows;
+  for (const SimStep &St : S.Steps)
+    Rows[St.Step][St.Task] = &St;
+  for (const auto &[Step, Cells] : Rows) {
+    OS << fit(std::to_string(Step), 5, true) << " ";
+    for (unsigned TI : Columns) {
+      auto It = Cells.find(TI);
+      OS << "| "
+         << (It == Cells.end() ? std::string(CellWidth, ' ')
+                               : cell(P, *It->second))
+         << " ";
+    }
+    OS << "|\n";
+  }
+  OS << Rule;
+  OS << "trip count " << S.Trips;
+  if (S.Deadlocked)
+    OS << "; deadlock at step " << (Rows.empty() ? 0 : Rows.rbegin()->first);
+  OS << "\n";
+  OS << "tags: H head, L loop (LF first / LL last iteration only), T tail; "
+        "#i iteration\n";
+  return OS.str();
+}
+
+} // namespace ts

@@ -1,0 +1,32 @@
+//===- Verify.cpp - All checks of a kernel
+//----------------------------------===//
+#include "verify/Verify.h"
+
+#include <algorithm>
+
+namespace ts {
+
+VerifyResult verifyKernel(const Program &P, const Kernel &K,
+                          const BlockLayout &L) {
+  VerifyResult R;
+  DiagList &Out = R.Diags;
+  checkWarps(P, K, Out);
+  checkRegisters(P, K, Out);
+  size_t StructuralBegin = Out.size();
+  checkRoles(P, K, Out);
+  checkBracketing(P, K, Out);
+  size_t StructuralEnd = Out.size();
+  checkGraph(P, K, Out);
+  checkCapacity(P, K, L, Out);
+
+  // The simulation assumes well-formed brackets and roles; on a broken
+  // schedule it would only repeat those errors as deadlocks.
+  bool Sound = std::none_of(
+      Out.begin() + StructuralBegin, Out.begin() + StructuralEnd,
+      [](const Diag &D) { return checkIsErrorByDefault(D.Group); });
+  if (Sound)
+    R.Sim = checkCredits(P, K, Out);
+  return R;
+}
+
+} // namespace ts

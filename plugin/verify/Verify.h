@@ -1,0 +1,76 @@
+//===- Verify.h - Schedule verification -------------------------*- C++ -*-===//
+//
+// All checks of a kernel, as data. Each check lives in its own file; this
+// header is the seam the front end (and the later exhaustive checker) use.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LIBTS_VERIFY_VERIFY_H
+#define LIBTS_VERIFY_VERIFY_H
+
+#include "layout/Layout.h"
+#include "model/Diag.h"
+#include "model/Model.h"
+
+#include <string>
+#include <vector>
+
+namespace ts {
+
+/// Fills warp groups that have setmaxnreg budgets but uncovered warps with
+/// padding tasks (Task::Padding) of the same budget; reports each as a
+/// ts-padding warning. Returns the indices of the new tasks.
+std::vector<unsigned> padWarpGroups(Program &P, Kernel &K, DiagList &Out);
+
+/// Default per-thread registers for a block of `Warps` warps:
+/// 65536 / (round_up(Warps, 4) * 32 * 8) * 8, capped at 256.
+unsigned defaultRegisters(unsigned Warps);
+
+void checkWarps(const Program &P, const Kernel &K, DiagList &Out);
+void checkRegisters(const Program &P, const Kernel &K, DiagList &Out);
+void checkRoles(const Program &P, const Kernel &K, DiagList &Out);
+void checkBracketing(const Program &P, const Kernel &K, DiagList &Out);
+void checkGraph(const Program &P, const Kernel &K, DiagList &Out);
+void checkCapacity(const Program &P, const Kernel &K, const BlockLayout &L,
+                   DiagList &Out);
+
+/// One executed (or blocked) entry of the round-robin credit simulation.
+struct SimStep {
+  unsigned Step = 0;
+  unsigned Task = 0;  ///< Index into Program::Tasks.
+  unsigned OpIndex = 0; ///< Index into Task::Ops.
+  unsigned Iteration = 0; ///< Loop iteration (0 for head and tail).
+  bool Blocked = false; ///< The entry a task was stuck on at a deadlock.
+};
+
+struct SimResult {
+  uint64_t Trips = 0;          ///< Trip count simulated.
+  std::vector<SimStep> Steps;  ///< Executed entries, in order.
+  bool Deadlocked = false;
+};
+
+/// Linear credit simulation (reference 10.5) at each representative trip
+/// count: 0, 1, 2, the largest stage count and one more, or the constant
+/// trip count when every domain is constant. Deadlocks and unbalanced
+/// counts become ts-credit diagnostics; the trace of the last simulated
+/// trip count is returned for the schedule table.
+SimResult checkCredits(const Program &P, const Kernel &K, DiagList &Out);
+
+/// The trip counts checkCredits simulates for this kernel.
+std::vector<uint64_t> representativeTrips(const Program &P, const Kernel &K);
+
+/// Seam for the exhaustive interleaving checker (a later issue): every
+/// check above plus the credit simulation, in reference order.
+struct VerifyResult {
+  DiagList Diags;
+  SimResult Sim;
+};
+VerifyResult verifyKernel(const Program &P, const Kernel &K,
+                          const BlockLayout &L);
+
+/// Schedule table: one column per task, one row per simulation step.
+std::string scheduleTable(const Program &P, const Kernel &K,
+                          const SimResult &S);
+
+} // namespace ts
+
+#endif

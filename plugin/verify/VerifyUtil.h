@@ -1,0 +1,41 @@
+//===- VerifyUtil.h - Helpers shared by the checks --------------*- C++ -*-===//
+//
+// Internal to plugin/verify: message formatting and diag construction.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LIBTS_VERIFY_VERIFYUTIL_H
+#define LIBTS_VERIFY_VERIFYUTIL_H
+
+#include "model/Diag.h"
+#include "model/Model.h"
+
+#include <string>
+
+namespace ts {
+namespace detail {
+
+inline uint64_t roundUp(uint64_t V, uint64_t A) {
+  return A ? (V + A - 1) / A * A : V;
+}
+
+/// "[a, b)" as in warp ranges of messages.
+inline std::string range(unsigned Begin, unsigned End) {
+  return "[" + std::to_string(Begin) + ", " + std::to_string(End) + ")";
+}
+
+inline std::string quote(const std::string &S) { return "'" + S + "'"; }
+
+inline Diag &report(DiagList &Out, Check G, SourceHandle Loc,
+                    std::string Message) {
+  Out.push_back(Diag{G, Loc, std::move(Message), {}});
+  return Out.back();
+}
+
+inline void note(Diag &D, SourceHandle Loc, std::string Message) {
+  D.Notes.push_back(DiagNote{Loc, std::move(Message)});
+}
+
+} // namespace detail
+} // namespace ts
+
+#endif

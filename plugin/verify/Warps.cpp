@@ -1,0 +1,69 @@
+//===- Warps.cpp - Warp ranges of a kernel's tasks
+//--------------------------===//
+//
+// Every task owns a disjoint range of warps and the block must fit the
+// 1024-thread limit; the generated dispatch relies on both.
+//
+//===----------------------------------------------------------------------===//
+#include "verify/Verify.h"
+#include "verify/VerifyUtil.h"
+
+namespace ts {
+using namespace detail;
+
+namespace {
+constexpr unsigned MaxBlockWarps = 32; // 1024 threads.
+} // namespace
+
+void checkWarps(const Program &P, const Kernel &K, DiagList &Out) {
+  if (K.Tasks.empty()) {
+    Diag &D = report(Out, Check::Warps, K.Loc,
+                     "kernel " + quote(K.Name) + " has no tasks");
+    note(D, K.Loc, "call at least one [[ts::task]] function from the kernel");
+    return;
+  }
+
+  for (size_t I = 0; I < K.Tasks.size(); ++I) {
+    const Task &T = P.Tasks[K.Tasks[I]];
+    if (T.NumWarps == 0) {
+      Diag &D = report(Out, Check::Warps, T.Loc,
+                       "task " + quote(T.Name) + " has no warps");
+      note(D, T.Loc,
+           "give the task at least one warp with ts::warps(first, "
+           "count)");
+      continue;
+    }
+    if (T.Padding)
+      continue;
+    // Report each overlap once, on the later task.
+    for (size_t J = 0; J < I; ++J) {
+      const Task &O = P.Tasks[K.Tasks[J]];
+      if (O.Padding || O.NumWarps == 0)
+        continue;
+      if (T.FirstWarp >= O.endWarp() || O.FirstWarp >= T.endWarp())
+        continue;
+      Diag &D =
+          report(Out, Check::Warps, T.Loc,
+                 "warps " + range(T.FirstWarp, T.endWarp()) + " of task " +
+                     quote(T.Name) + " overlap another task");
+      note(D, O.Loc,
+           "overlaps warps " + range(O.FirstWarp, O.endWarp()) + " of task " +
+               quote(O.Name));
+      note(D, T.Loc,
+           "give each task its own warps with ts::warps(first, "
+           "count)");
+    }
+  }
+
+  unsigned Warps = blockWarps(P, K);
+  if (Warps > MaxBlockWarps) {
+    Diag &D =
+        report(Out, Check::Warps, K.Loc,
+               "kernel " + quote(K.Name) + " needs " + std::to_string(Warps) +
+                   " warps (" + std::to_string(Warps * 32) +
+                   " threads); a block holds at most 1024 threads");
+    note(D, K.Loc, "place the tasks within warps [0, 32)");
+  }
+}
+
+} // namespace ts

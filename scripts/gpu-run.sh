@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# Compile and run libts kernels on the GPU machine (nvcc, no clang there).
+#
+# Input: the .cu files the plugin emitted on a development machine
+# (build/emitted/*.cu, from clang++ -fplugin=libts.so -plugin-arg-ts -emit=<file>),
+# or the hand-lowered twins in test/gpu/handwritten/ when none were emitted or
+# --hand is given. Each program checks its own result and exits non-zero on a
+# mismatch; by convention it takes [MiB] [reps] arguments.
+#
+# usage: scripts/gpu-run.sh [--hand | --both] [--quick] [--sanitize]
+#                           [--log FILE] [FILE.cu ...] [-- ARGS...]
+#   --hand      use the hand twins even if emitted files exist
+#   --both      emitted files and hand twins (benchmark baseline) in one log
+#   --quick     small sizes (ARGS = "16 2") for a fast check
+#   --sanitize  also run each binary under compute-sanitizer (memcheck by
+#               default; SANITIZE_TOOLS="memcheck racecheck" for more) on a
+#               small size (SANITIZE_ARGS, default "4 1")
+#   ARGS        passed to every program (default: none, its own defaults)
+# Env: NVCC (nvcc), ARCH (sm_90a), NVCC_FLAGS (extra flags), OUT (if set,
+# the log is copied there too: the device tool returns that folder).
+set -u -o pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root" || exit 2
+
+NVCC=${NVCC:-nvcc}
+ARCH=${ARCH:-sm_90a}
+SANITIZER=${SANITIZER:-$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)}
+SANITIZE_TOOLS=${SANITIZE_TOOLS:-memcheck}
+SANITIZE_ARGS=${SANITIZE_ARGS:-4 1}
+mode=auto sanitize=0 log="" files=() args=()
+
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --hand) mode=hand ;;
+    --both) mode=both ;;
+    --quick) args=(16 2) ;;
+    --sanitize) sanitize=1 ;;
+    --log) shift; log=$1 ;;
+    --) shift; args=("$@"); break ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    -*) echo "gpu-run: unknown option $1" >&2; exit 2 ;;
+    *) files+=("$1") ;;
+  esac
+  shift
+done
+
+emitted=(build/emitted/*.cu)
+[ -e "${emitted[0]}" ] || emitted=()
+hand=(test/gpu/handwritten/*.cu)
+if [ ${#files[@]} -eq 0 ]; then
+  case $mode in
+    hand) files=("${hand[@]}") ;;
+    both) files=("${emitted[@]}" "${hand[@]}") ;;
+    auto)
+      if [ ${#emitted[@]} -gt 0 ]; then files=("${emitted[@]}")
+      else echo "gpu-run: no build/emitted/*.cu, using the hand twins"; files=("${hand[@]}"); fi ;;
+  esac
+fi
+
+bin=build/gpu-run/bin
+mkdir -p "$bin"
+log=${log:-build/gpu-run/gpu-run-$(date +%Y%m%d-%H%M%S).log}
+mkdir -p "$(dirname "$log")"
+
+run_all() {
+  echo "# libts gpu-run $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  if git rev-parse --git-dir >/dev/null 2>&1; then
+    echo "# commit: $(git rev-parse --short HEAD 2>/dev/null || echo none)$(git diff --quiet HEAD 2>/dev/null || echo ' (dirty)')"
+  fi
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null | sed 's/^/# device: /'
+  echo "# $($NVCC --version | tail -n 2 | head -n 1)"
+  echo "# files: ${files[*]}"
+  echo "# args: ${args[*]:-(program defaults)}"
+
+  failed=0
+  summary=()
+  for src in "${files[@]}"; do
+    name=$(basename "$src" .cu)
+    [[ $src == build/emitted/* ]] && name="emitted-$name"
+    exe="$bin/$name"
+    echo
+    echo "== $name ($src)"
+    # shellcheck disable=SC2206  # NVCC_FLAGS is a list of words
+    cmd=("$NVCC" -std=c++17 -arch="$ARCH" -O3 -I include ${NVCC_FLAGS:-} -o "$exe" "$src")
+    echo "\$ ${cmd[*]}"
+    if ! "${cmd[@]}"; then
+      summary+=("$name: COMPILE FAILED"); failed=1; continue
+    fi
+    echo "\$ $exe ${args[*]}"
+    if "$exe" "${args[@]}"; then status="run ok"
+    else rc=$?; status="RUN FAILED (rc $rc)"; failed=1; fi
+    if [ $sanitize -eq 1 ]; then
+      for tool in $SANITIZE_TOOLS; do
+        echo "\$ $SANITIZER --tool $tool --error-exitcode 99 $exe $SANITIZE_ARGS"
+        # shellcheck disable=SC2086
+        if "$SANITIZER" --tool "$tool" --error-exitcode 99 "$exe" $SANITIZE_ARGS; then
+          status="$status, $tool clean"
+        else rc=$?; status="$status, $tool FAILED (rc $rc)"; failed=1; fi
+      done
+    fi
+    summary+=("$name: $status")
+  done
+
+  echo
+  echo "== summary"
+  printf '%s\n' "${summary[@]}"
+  echo "log: $log"
+  return $failed
+}
+
+run_all 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+if [ -n "${OUT:-}" ] && [ -d "$OUT" ]; then cp "$log" "$OUT/"; fi
+exit "$status"

@@ -1,0 +1,38 @@
+# lit configuration for libts: diagnostics (-verify), rewrites (FileCheck),
+# device PTX and nvcc compiles of the emitted sources.
+import os
+import lit.formats
+
+config.name = "libts"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".cu"]
+config.excludes = ["Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.libts_obj_root, "test", "lit")
+
+config.environment["PATH"] = os.pathsep.join(
+    [config.llvm_tools_dir, os.path.dirname(config.nvcc) if config.nvcc else "",
+     config.environment.get("PATH", os.environ.get("PATH", ""))])
+
+src = config.libts_src_root
+cuda = "/usr/local/cuda"
+shim = os.path.join(src, "test", "lit", "Inputs", "shim")
+# Clang 19 knows CUDA up to 12.5: with the 13.0 SDK it compiles device code
+# only, with CCCL from the SDK and an empty texture_fetch_functions.h.
+device = ("{tools}/clang++ -x cuda -std=c++17 --cuda-device-only "
+          "--cuda-gpu-arch=sm_90a --cuda-path={cuda} -nocudalib "
+          "-Wno-unknown-cuda-version -isystem {cuda}/include/cccl -I {shim} "
+          "-I {src}/include").format(tools=config.llvm_tools_dir, cuda=cuda,
+                                     shim=shim, src=src)
+config.substitutions.append(("%ts_device", device + " -fplugin=" + config.libts_plugin))
+config.substitutions.append(("%clang_device", device))
+config.substitutions.append(("%plugin", config.libts_plugin))
+config.substitutions.append(("%src", src))
+config.substitutions.append(("%nvcc", "{} -std=c++17 -arch=sm_90a -I {}/include".format(
+    config.nvcc, src)))
+config.substitutions.append(("%host_syntax",
+    "{tools}/clang++ -x cuda -std=c++17 --cuda-host-only --cuda-gpu-arch=sm_90a "
+    "--cuda-path={cuda} -nocudalib -Wno-unknown-cuda-version -isystem {cuda}/include/cccl "
+    "-I {shim} -I {src}/include".format(tools=config.llvm_tools_dir, cuda=cuda, shim=shim, src=src)))
+if config.nvcc and os.path.exists(config.nvcc):
+    config.available_features.add("nvcc")

@@ -1,0 +1,221 @@
+//===- Builders.h - Short construction of Programs for tests ----*- C++ -*-===//
+//
+// Locations are distinct small numbers so tests can assert where a diag
+// points: resources 100+i, tasks 200+i, ops 1000*(task+1)+i, domains
+// 500+task, kernels 900+i, edges 800+i.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LIBTS_TEST_UNIT_BUILDERS_H
+#define LIBTS_TEST_UNIT_BUILDERS_H
+
+#include "model/Diag.h"
+#include "model/Model.h"
+
+#include <algorithm>
+#include <string>
+
+namespace ts::test {
+
+inline SourceHandle resLoc(unsigned R) { return 100 + R; }
+inline SourceHandle taskLoc(unsigned T) { return 200 + T; }
+inline SourceHandle opLoc(unsigned T, unsigned I) { return 1000 * (T + 1) + I; }
+inline SourceHandle domLoc(unsigned T) { return 500 + T; }
+inline SourceHandle kernelLoc(unsigned K) { return 900 + K; }
+
+class Builder;
+
+/// Appends ops to one task; the role of each op follows its kind.
+class TaskRef {
+public:
+  TaskRef(Builder &B, unsigned T) : B(B), T(T) {}
+  operator unsigned() const { return T; }
+  Task &task();
+
+  TaskRef &produces(unsigned R);
+  TaskRef &consumes(unsigned R);
+  TaskRef &regs(unsigned N) {
+    task().Regs = N;
+    return *this;
+  }
+  /// A loop over [0, N); nullopt makes it a runtime bound named `Name`.
+  TaskRef &loop(std::optional<int64_t> N, const std::string &Name = "n");
+  TaskRef &sec(Section S) {
+    Cur = S;
+    return *this;
+  }
+  TaskRef &head() { return sec(Section::Head); }
+  TaskRef &body() { return sec(Section::Loop); }
+  TaskRef &tail() { return sec(Section::Tail); }
+  TaskRef &op(OpKind K, unsigned R, Guard G = Guard::Always);
+  TaskRef &opAs(OpKind K, unsigned R, Role Ro, Guard G = Guard::Always);
+
+  TaskRef &acquire(unsigned R, Guard G = Guard::Always) {
+    return op(OpKind::Acquire, R, G);
+  }
+  TaskRef &tryAcquire(unsigned R) { return op(OpKind::TryAcquire, R); }
+  TaskRef &commit(unsigned R, Guard G = Guard::Always) {
+    return op(OpKind::Commit, R, G);
+  }
+  TaskRef &wait(unsigned R, Guard G = Guard::Always) {
+    return op(OpKind::Wait, R, G);
+  }
+  TaskRef &tryWait(unsigned R) { return op(OpKind::TryWait, R); }
+  TaskRef &release(unsigned R, Guard G = Guard::Always) {
+    return op(OpKind::Release, R, G);
+  }
+  TaskRef &pwork(unsigned R) { return opAs(OpKind::Work, R, Role::Producer); }
+  TaskRef &cwork(unsigned R) { return opAs(OpKind::Work, R, Role::Consumer); }
+
+  /// Producer loop body: acquire, work, commit.
+  TaskRef &fill(unsigned R) { return acquire(R).pwork(R).commit(R); }
+  /// Consumer loop body: wait, work, release.
+  TaskRef &drain(unsigned R) { return wait(R).cwork(R).release(R); }
+
+private:
+  Builder &B;
+  unsigned T;
+  Section Cur = Section::Head;
+};
+
+class Builder {
+public:
+  Program P;
+
+  unsigned resource(const std::string &Name, PipelineKind Kind,
+                    unsigned Stages = 4, uint64_t Bytes = 16384,
+                    unsigned Align = 128, bool Swizzled = false) {
+    Resource R;
+    R.Name = Name;
+    R.TypeName = "::" + Name;
+    R.Kind = Kind;
+    R.Stages = Stages;
+    R.PayloadBytes = Bytes;
+    R.TxBytes = Bytes;
+    R.Align = Align;
+    R.Swizzled = Swizzled;
+    R.Loc = resLoc(P.Resources.size());
+    P.Resources.push_back(R);
+    return P.Resources.size() - 1;
+  }
+  unsigned tma(const std::string &Name, unsigned Stages = 4,
+               uint64_t Bytes = 16384) {
+    return resource(Name, PipelineKind::TmaAsync, Stages, Bytes);
+  }
+
+  /// A task added to the current (last) kernel, creating one if needed.
+  TaskRef task(const std::string &Name, unsigned First, unsigned Warps) {
+    Task T;
+    T.Name = Name;
+    T.FirstWarp = First;
+    T.NumWarps = Warps;
+    T.Loc = taskLoc(P.Tasks.size());
+    P.Tasks.push_back(T);
+    kernel().Tasks.push_back(P.Tasks.size() - 1);
+    return TaskRef(*this, P.Tasks.size() - 1);
+  }
+
+  Kernel &kernel(const std::string &Name = "k") {
+    if (P.Kernels.empty()) {
+      Kernel K;
+      K.Name = K.QualifiedName = Name;
+      K.Loc = kernelLoc(0);
+      P.Kernels.push_back(K);
+    }
+    return P.Kernels.back();
+  }
+
+  void edge(unsigned From, unsigned To) {
+    kernel().DeclaredEdges.push_back(
+        {From, To, SourceHandle(800 + kernel().DeclaredEdges.size())});
+  }
+};
+
+inline Task &TaskRef::task() { return B.P.Tasks[T]; }
+
+inline TaskRef &TaskRef::produces(unsigned R) {
+  TaskParam Param;
+  Param.K = TaskParam::Kind::Handle;
+  Param.Name = "p" + std::to_string(R);
+  Param.R = Role::Producer;
+  Param.Resource = R;
+  task().Params.push_back(Param);
+  task().Produces.push_back(R);
+  return *this;
+}
+
+inline TaskRef &TaskRef::consumes(unsigned R) {
+  TaskParam Param;
+  Param.K = TaskParam::Kind::Handle;
+  Param.Name = "c" + std::to_string(R);
+  Param.R = Role::Consumer;
+  Param.Resource = R;
+  task().Params.push_back(Param);
+  task().Consumes.push_back(R);
+  return *this;
+}
+
+inline TaskRef &TaskRef::loop(std::optional<int64_t> N,
+                              const std::string &Name) {
+  Domain &D = task().Dom;
+  D.Present = true;
+  D.StartText = "0";
+  D.StepText = "1";
+  D.Start = 0;
+  D.Step = 1;
+  D.EndText = N ? std::to_string(*N) : Name;
+  D.End = N;
+  D.Loc = domLoc(T);
+  Cur = Section::Loop;
+  return *this;
+}
+
+inline TaskRef &TaskRef::opAs(OpKind K, unsigned R, Role Ro, Guard G) {
+  Op O;
+  O.Kind = K;
+  O.Resource = R;
+  O.R = Ro;
+  O.Sec = Cur;
+  O.G = G;
+  O.Loc = opLoc(T, task().Ops.size());
+  O.Text = std::string(opKindName(K)) + "()";
+  task().Ops.push_back(O);
+  return *this;
+}
+
+inline TaskRef &TaskRef::op(OpKind K, unsigned R, Guard G) {
+  return opAs(K, R, isConsumerOp(K) ? Role::Consumer : Role::Producer, G);
+}
+
+/// Diags of one group.
+inline DiagList only(const DiagList &D, Check G) {
+  DiagList Out;
+  std::copy_if(D.begin(), D.end(), std::back_inserter(Out),
+               [&](const Diag &X) { return X.Group == G; });
+  return Out;
+}
+
+inline bool contains(const std::string &S, const std::string &Sub) {
+  return S.find(Sub) != std::string::npos;
+}
+
+/// Every diag carries at least one note (the fix hint).
+inline bool allHaveNotes(const DiagList &D) {
+  return std::all_of(D.begin(), D.end(),
+                     [](const Diag &X) { return !X.Notes.empty(); });
+}
+
+/// Joined messages, for readable test failures.
+inline std::string dump(const DiagList &D) {
+  std::string S;
+  for (const Diag &X : D) {
+    S += std::string(checkFlag(X.Group)) + " @" + std::to_string(X.Loc) + ": " +
+         X.Message + "\n";
+    for (const DiagNote &N : X.Notes)
+      S += "    note @" + std::to_string(N.Loc) + ": " + N.Message + "\n";
+  }
+  return S;
+}
+
+} // namespace ts::test
+
+#endif

@@ -1,0 +1,92 @@
+//===- GraphCapacityTest.cpp - Declared edges and shared memory -----------===//
+#include "Builders.h"
+#include "verify/Verify.h"
+
+#include <gtest/gtest.h>
+
+using namespace ts;
+using namespace ts::test;
+
+namespace {
+
+TEST(Graph, BackedAndUnbackedEdges) {
+  Builder B;
+  unsigned A = B.tma("A");
+  unsigned Bs = B.resource("B", PipelineKind::AsyncAsync);
+  unsigned G = B.resource("Out", PipelineKind::Gmem, 1, 0);
+  B.task("load", 0, 1).produces(A).loop(8).fill(A);
+  B.task("mma", 1, 1).consumes(A).produces(Bs).loop(8).drain(A).fill(Bs);
+  B.task("store", 2, 1).consumes(Bs).produces(G).loop(8).drain(Bs).pwork(G);
+  B.edge(A, Bs);
+  B.edge(Bs, G);
+  B.edge(A, G);
+  DiagList D;
+  checkGraph(B.P, B.kernel(), D);
+  ASSERT_EQ(D.size(), 1u) << dump(D);
+  EXPECT_EQ(D[0].Group, Check::Graph);
+  EXPECT_EQ(D[0].Loc, 802u);
+  EXPECT_EQ(D[0].Message,
+            "declared edge 'A' -> 'Out' is not backed by any task");
+  EXPECT_TRUE(contains(D[0].Notes[0].Message,
+                       "a task must consume 'A' and produce 'Out'"));
+}
+
+Builder bigKernel(unsigned Stages, uint64_t Capacity) {
+  Builder B;
+  unsigned T =
+      B.resource("Tiles", PipelineKind::TmaAsync, Stages, 32768, 128, true);
+  B.task("store", 0, 4).consumes(T).loop(8).drain(T);
+  B.task("load", 4, 1).produces(T).loop(8).fill(T);
+  B.kernel().SmemCapacity = Capacity;
+  return B;
+}
+
+TEST(Capacity, FitsAtSevenStages) {
+  // 7 x 32768 + 112 barriers + 1008 slack = 230496 <= 232448.
+  Builder B = bigKernel(7, 232448);
+  BlockLayout L = computeLayout(B.P, B.kernel());
+  DiagList D;
+  checkCapacity(B.P, B.kernel(), L, D);
+  EXPECT_TRUE(D.empty()) << dump(D);
+}
+
+TEST(Capacity, OverflowsAtEightStages) {
+  Builder B = bigKernel(8, 232448);
+  BlockLayout L = computeLayout(B.P, B.kernel());
+  DiagList D;
+  checkCapacity(B.P, B.kernel(), L, D);
+  ASSERT_EQ(D.size(), 1u) << dump(D);
+  EXPECT_EQ(D[0].Group, Check::Capacity);
+  EXPECT_EQ(D[0].Loc, kernelLoc(0));
+  EXPECT_EQ(D[0].Message, "kernel 'k' needs 263280 bytes of shared memory; "
+                          "the capacity is 232448 bytes");
+  ASSERT_EQ(D[0].Notes.size(), 3u);
+  EXPECT_EQ(D[0].Notes[0].Message, "'Tiles': 8 stages x 32768 B = 262144 B");
+  EXPECT_EQ(D[0].Notes[1].Message,
+            "barriers: 128 B, base alignment slack: 1008 B");
+  EXPECT_TRUE(contains(D[0].Notes[2].Message, "ts::smem_capacity"));
+}
+
+TEST(Capacity, SlackCounts) {
+  // Data + barriers fit exactly, the alignment slack does not.
+  Builder B = bigKernel(7, 7 * 32768 + 112);
+  BlockLayout L = computeLayout(B.P, B.kernel());
+  DiagList D;
+  checkCapacity(B.P, B.kernel(), L, D);
+  EXPECT_EQ(D.size(), 1u) << dump(D);
+}
+
+TEST(Capacity, AlignmentMustBeAPowerOfTwo) {
+  Builder B;
+  unsigned T = B.resource("Odd", PipelineKind::AsyncAsync, 2, 100, 48);
+  B.task("p", 0, 1).produces(T).loop(2).fill(T);
+  B.task("c", 1, 1).consumes(T).loop(2).drain(T);
+  BlockLayout L = computeLayout(B.P, B.kernel());
+  EXPECT_EQ(L.Resources[0].Align, 64u);
+  DiagList D;
+  checkCapacity(B.P, B.kernel(), L, D);
+  ASSERT_EQ(D.size(), 1u) << dump(D);
+  EXPECT_EQ(D[0].Message, "alignment 48 of 'Odd' is not a power of two");
+}
+
+} // namespace

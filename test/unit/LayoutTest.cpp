@@ -1,0 +1,123 @@
+//===- LayoutTest.cpp - Shared-memory layout and arrival counts -----------===//
+#include "layout/Layout.h"
+#include "Builders.h"
+
+#include <gtest/gtest.h>
+
+using namespace ts;
+using namespace ts::test;
+
+namespace {
+
+TEST(Layout, SwizzledCopyKernel) {
+  Builder B;
+  unsigned Tiles = B.resource("Tiles", PipelineKind::TmaAsync, 4, 16384, 128,
+                              /*Swizzled=*/true);
+  B.task("store", 0, 4).consumes(Tiles).loop(8).drain(Tiles);
+  B.task("load", 4, 1).produces(Tiles).loop(8).fill(Tiles);
+  BlockLayout L = computeLayout(B.P, B.kernel());
+
+  ASSERT_EQ(L.Resources.size(), 1u);
+  const ResourceLayout &R = L.Resources[0];
+  EXPECT_EQ(R.Align, 1024u);
+  EXPECT_EQ(R.StageStride, 16384u);
+  EXPECT_EQ(R.DataOffset, 0u);
+  EXPECT_EQ(L.DataBytes, 65536u);
+  EXPECT_EQ(L.BarrierOffset, 65536u);
+  EXPECT_EQ(R.FullBarOffset, 65536u);
+  EXPECT_EQ(R.EmptyBarOffset, 65568u);
+  EXPECT_EQ(L.BarrierBytes, 64u);
+  EXPECT_EQ(L.TotalBytes, 65600u);
+  EXPECT_EQ(L.BaseAlign, 1024u);
+  EXPECT_EQ(L.DynamicBytes, 65600u + 1008u);
+  EXPECT_EQ(R.Counts.Full, 1u);    // One expect_tx per producer task.
+  EXPECT_EQ(R.Counts.Empty, 128u); // Four consumer warps.
+  EXPECT_EQ(R.ConsumerStartPhase, 0u);
+  EXPECT_EQ(R.ProducerStartPhase, 1u);
+  EXPECT_EQ(L.find(Tiles), &L.Resources[0]);
+  EXPECT_EQ(L.find(7), nullptr);
+}
+
+TEST(Layout, SortsByAlignmentAndPlacesBarriersInUseOrder) {
+  Builder B;
+  unsigned A = B.resource("A", PipelineKind::AsyncAsync, 2, 100, 128);
+  unsigned Bs = B.resource("B", PipelineKind::TmaAsync, 3, 1500, 128, true);
+  unsigned G = B.resource("G", PipelineKind::Gmem, 1, 0);
+  B.task("t0", 0, 4).consumes(A).produces(G).loop(4).drain(A).pwork(G);
+  B.task("t1", 4, 1).produces(A).produces(Bs).loop(4).fill(A).fill(Bs);
+  B.task("t2", 5, 1).consumes(Bs).loop(4).drain(Bs);
+  BlockLayout L = computeLayout(B.P, B.kernel());
+
+  ASSERT_EQ(L.Resources.size(), 2u); // gmem has no layout.
+  const ResourceLayout *LA = L.find(A), *LB = L.find(Bs);
+  ASSERT_TRUE(LA && LB);
+  EXPECT_EQ(L.find(G), nullptr);
+  EXPECT_EQ(LA->StageStride, 128u);
+  EXPECT_EQ(LB->StageStride, 2048u);
+  EXPECT_EQ(LB->DataOffset, 0u); // 1024-aligned block first.
+  EXPECT_EQ(LA->DataOffset, 6144u);
+  EXPECT_EQ(L.DataBytes, 6400u);
+  // Barriers follow first-use order: A, then B.
+  EXPECT_EQ(LA->FullBarOffset, 6400u);
+  EXPECT_EQ(LA->EmptyBarOffset, 6416u);
+  EXPECT_EQ(LB->FullBarOffset, 6432u);
+  EXPECT_EQ(LB->EmptyBarOffset, 6456u);
+  EXPECT_EQ(L.BarrierBytes, 80u);
+  EXPECT_EQ(L.TotalBytes, 6480u);
+  EXPECT_EQ(L.DynamicBytes, 6480u + 1008u);
+  // async_async: every producer thread arrives.
+  EXPECT_EQ(LA->Counts.Full, 32u);
+  EXPECT_EQ(LA->Counts.Empty, 128u);
+  EXPECT_EQ(LB->Counts.Full, 1u);
+  EXPECT_EQ(LB->Counts.Empty, 32u);
+}
+
+TEST(Layout, ArrivalCountsSumOverTasks) {
+  Builder B;
+  unsigned X = B.resource("X", PipelineKind::AsyncAsync, 2, 256);
+  unsigned Y = B.tma("Y", 2, 256);
+  B.task("p0", 0, 2).produces(X).produces(Y).loop(4).fill(X).fill(Y);
+  B.task("p1", 2, 1).produces(X).produces(Y).loop(4).fill(X).fill(Y);
+  B.task("c0", 4, 4).consumes(X).consumes(Y).loop(4).drain(X).drain(Y);
+  B.task("c1", 8, 4).consumes(X).consumes(Y).loop(4).drain(X).drain(Y);
+  ArrivalCounts CX = deriveArrivalCounts(B.P, B.kernel(), X);
+  ArrivalCounts CY = deriveArrivalCounts(B.P, B.kernel(), Y);
+  EXPECT_EQ(CX.Full, 96u);
+  EXPECT_EQ(CX.Empty, 256u);
+  EXPECT_EQ(CY.Full, 2u);
+  EXPECT_EQ(CY.Empty, 256u);
+}
+
+TEST(Layout, SmallAlignmentNeedsNoSlack) {
+  Builder B;
+  unsigned S = B.resource("Small", PipelineKind::AsyncAsync, 1, 12, 4);
+  B.task("p", 0, 1).produces(S).loop(2).fill(S);
+  B.task("c", 1, 1).consumes(S).loop(2).drain(S);
+  BlockLayout L = computeLayout(B.P, B.kernel());
+  EXPECT_EQ(L.DataBytes, 12u);
+  EXPECT_EQ(L.BarrierOffset, 16u); // Barriers are 8-byte aligned.
+  EXPECT_EQ(L.TotalBytes, 32u);
+  EXPECT_EQ(L.BaseAlign, 16u);
+  EXPECT_EQ(L.DynamicBytes, 32u);
+}
+
+TEST(Layout, ReportListsResourcesBarriersAndTotals) {
+  Builder B;
+  unsigned Tiles =
+      B.resource("Tiles", PipelineKind::TmaAsync, 4, 16384, 128, true);
+  B.task("store", 0, 4).consumes(Tiles).loop(8).drain(Tiles);
+  B.task("load", 4, 1).produces(Tiles).loop(8).fill(Tiles);
+  BlockLayout L = computeLayout(B.P, B.kernel());
+  std::string R = layoutReport(B.P, B.kernel(), L);
+  EXPECT_TRUE(contains(R, "[smem-layout] kernel 'k'")) << R;
+  EXPECT_TRUE(contains(R, "tma_async")) << R;
+  EXPECT_TRUE(contains(R, "Tiles.full")) << R;
+  EXPECT_TRUE(contains(R, "Tiles.empty")) << R;
+  EXPECT_TRUE(contains(R, "4 x 8 B")) << R;
+  EXPECT_TRUE(contains(R, "65568")) << R;
+  EXPECT_TRUE(contains(R, "data 65536 B + barriers 64 B = 65600 B (launch "
+                          "size 66608 B) / capacity 232448 B"))
+      << R;
+}
+
+} // namespace

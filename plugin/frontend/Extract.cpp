@@ -86,7 +86,7 @@ std::optional<unsigned> Extractor::resourceOf(QualType T, SourceLocation Loc) {
         It != ResourceIndex.end())
       return It->second;
   error(Loc,
-        "'" + (T.isNull() ? std::string("?") : T.getAsString()) +
+        "'" + (T.isNull() ? std::string("?") : T.getAsString(Ctx.getPrintingPolicy())) +
             "' is not a libts resource",
         "declare it as 'struct [[ts::resource(ts::tma_async, ts::stages(N))]] "
         "Name { ... };' (or ts::gmem, ts::async_async)");
@@ -176,7 +176,7 @@ void Extractor::resource(const SeenAttr &A) {
     error(A.Range.getBegin(), "ts::tx_bytes applies only to ts::tma_async resources",
           "remove it, or make the resource ts::tma_async");
   }
-  if (!isPipelined(R.Kind) && R.Stages != 1)
+  if (HaveKind && !isPipelined(R.Kind) && R.Stages != 1)
     error(A.Range.getBegin(), "a ts::gmem resource has no stages",
           "remove ts::stages, or make the resource a pipeline");
   if (R.Swizzled)
@@ -196,6 +196,7 @@ void Extractor::task(const SeenAttr &A) {
     QualType Ty = E->getType();
     SourceLocation L = E->getExprLoc();
     if (tsRecord(Ty, "warps_t")) {
+      HaveWarps = true; // reported below if malformed, never as missing
       if (auto V = evaluate(E, "ts::warps")) {
         int64_t First = field(*V, 0), Count = field(*V, 1);
         if (First < 0 || Count < 1 || First + Count > 32)
@@ -206,7 +207,6 @@ void Extractor::task(const SeenAttr &A) {
         else {
           T.FirstWarp = unsigned(First);
           T.NumWarps = unsigned(Count);
-          HaveWarps = true;
         }
       }
     } else if (tsRecord(Ty, "regs_t")) {
@@ -438,12 +438,12 @@ void Extractor::kernel(const SeenAttr &A) {
             "ts::smem_capacity(bytes)");
     }
   }
-  if (K.Tasks.empty()) {
+  if (A.Args.empty()) {
     error(A.Range.getBegin(), "ts::kernel '" + K.Name + "' lists no tasks",
           "write [[ts::kernel(task1, task2, ...)]]");
     Ok = false;
   }
-  if (!Ok)
+  if (!Ok || K.Tasks.empty())
     return;
   // The traits go right after the declaration's ';' on the same line.
   SourceLocation Semi = Lexer::findLocationAfterToken(

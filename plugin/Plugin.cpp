@@ -232,9 +232,12 @@ private:
       return; // the main parse reports why
     if (!O.Emit.empty())
       writeFile(CI.getDiagnostics(), O.Emit, Sink.Rewritten);
+    // The main FileID was sized for the original text: give the rewritten
+    // text a FileID of its own so every location maps inside it.
     SM.overrideFileContents(
         *Entry, llvm::MemoryBuffer::getMemBufferCopy(Sink.Rewritten,
                                                      Entry->getName()));
+    SM.setMainFileID(SM.createFileID(*Entry, SourceLocation(), SrcMgr::C_User));
   }
 
   Options O;

@@ -342,9 +342,9 @@ void Walker::run(const CompoundStmt *Body) {
   for (const CXXMemberCallExpr *C : Uses.Calls) {
     if (Accepted.count(C))
       continue;
-    std::string Name = C->getMethodDecl() && C->getMethodDecl()->getIdentifier()
-                           ? C->getMethodDecl()->getName().str()
-                           : "call";
+    // Destructors and operators have no identifier: name them as written.
+    std::string Name = C->getMethodDecl() ? C->getMethodDecl()->getNameAsString()
+                                          : "call";
     const auto *P = cast<ParmVarDecl>(
         cast<DeclRefExpr>(C->getImplicitObjectArgument()->IgnoreParenImpCasts())
             ->getDecl());

@@ -21,17 +21,19 @@ unsigned blockThreads(const Program &P, const Kernel &K) {
   return blockWarps(P, K) * 32;
 }
 
+/// "namespace a { inline namespace b {" (no trailing space).
 static std::string openScopes(const std::vector<std::string> &Scopes) {
   std::string S;
   for (const std::string &Sc : Scopes)
-    S += Sc + " { ";
+    S += (S.empty() ? "" : " ") + Sc + " {";
   return S;
 }
 
+/// "} }" (no trailing space).
 static std::string closeScopes(const std::vector<std::string> &Scopes) {
   std::string S;
   for (size_t I = 0; I < Scopes.size(); ++I)
-    S += "} ";
+    S += I ? " }" : "}";
   return S;
 }
 
@@ -50,7 +52,7 @@ static const char *kindSpelling(PipelineKind K) {
 std::string kernelTraits(const Program &P, const Kernel &K,
                          const BlockLayout &L, const KernelSource &KS) {
   std::ostringstream OS;
-  OS << " " << closeScopes(KS.Scopes)
+  OS << " " << closeScopes(KS.Scopes) << (KS.Scopes.empty() ? "" : " ")
      << "namespace ts { template <> struct kernel_traits<&" << KS.QualifiedName
      << "> { static constexpr unsigned smem_bytes = " << L.DynamicBytes
      << "u; static constexpr unsigned threads = " << blockThreads(P, K)

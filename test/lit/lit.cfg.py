@@ -21,8 +21,8 @@ shim = os.path.join(src, "test", "lit", "Inputs", "shim")
 # only, with CCCL from the SDK and an empty texture_fetch_functions.h.
 device = ("{tools}/clang++ -x cuda -std=c++17 --cuda-device-only "
           "--cuda-gpu-arch=sm_90a --cuda-path={cuda} -nocudalib "
-          "-Wno-unknown-cuda-version -isystem {cuda}/include/cccl -I {shim} "
-          "-I {src}/include").format(tools=config.llvm_tools_dir, cuda=cuda,
+          "-Wno-unknown-cuda-version -Wno-unknown-attributes -isystem {cuda}/include/cccl "
+          "-I {shim} -I {src}/include").format(tools=config.llvm_tools_dir, cuda=cuda,
                                      shim=shim, src=src)
 config.substitutions.append(("%ts_device", device + " -fplugin=" + config.libts_plugin))
 config.substitutions.append(("%clang_device", device))

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs what libts needs on a fresh Debian bookworm machine, idempotently:
+# LLVM/Clang 19 (plugin API, FileCheck, lit), GoogleTest, CMake, Ninja.
+# The CUDA toolkit (nvcc 13, CCCL) is expected under /usr/local/cuda.
+set -eu
+need=()
+for p in clang-19 libclang-19-dev llvm-19-dev llvm-19-tools libgtest-dev cmake ninja-build python3; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need+=("$p")
+done
+if [ ${#need[@]} -gt 0 ]; then
+  echo "libts: installing ${need[*]}"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+if ! command -v nvcc >/dev/null && [ -x /usr/local/cuda/bin/nvcc ]; then
+  export PATH=/usr/local/cuda/bin:$PATH
+fi

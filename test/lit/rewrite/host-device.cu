@@ -1,0 +1,40 @@
+// The host and device jobs of a CUDA compile produce byte-identical
+// rewrites, and so do repeated runs and the -fsyntax-only path.
+// RUN: %ts_device -O2 -S %s -o %t.ptx -Wno-ts-padding -Xclang -plugin-arg-ts -Xclang -emit=%t.device.cu
+// RUN: %host_syntax -fplugin=%plugin -S -emit-llvm %s -o %t.ll -Wno-unknown-warning-option -Wno-ts-padding -Xclang -plugin-arg-ts -Xclang -emit=%t.host.cu
+// RUN: %ts_device -fsyntax-only %s -Xclang -plugin-arg-ts -Xclang -emit=%t.syntax.cu
+// RUN: %ts_device -fsyntax-only %s -Xclang -plugin-arg-ts -Xclang -emit=%t.again.cu
+// RUN: cmp %t.device.cu %t.host.cu
+// RUN: cmp %t.device.cu %t.syntax.cu
+// RUN: cmp %t.syntax.cu %t.again.cu
+// RUN: FileCheck %s --input-file=%t.ll
+// The host job sees the generated kernel and emits its launch stub.
+// CHECK: define {{.*}}@_Z21__device_stub__reduce6Params
+#include <ts/ts.h>
+
+struct Params { const float *in; float *out; int n; };
+struct [[ts::resource(ts::async_async, ts::stages(2))]] Chunk { float v[128]; };
+
+[[ts::task(ts::warps(1, 1), ts::regs(40))]]
+__device__ void produce(const Params &p, ts::producer<Chunk> c) {
+  for (auto i : ts::domain(blockIdx.x, p.n, gridDim.x)) {
+    auto s = c.acquire();
+    for (int k = threadIdx.x % 32; k < 128; k += 32)
+      s->v[k] = p.in[int(i) * 128 + k];
+    c.commit(s);
+  }
+}
+
+[[ts::task(ts::warps(0, 1), ts::regs(40))]]
+__device__ void consume(const Params &p, ts::consumer<Chunk> c) {
+  float acc = 0;
+  for (auto i : ts::domain(blockIdx.x, p.n, gridDim.x)) {
+    auto s = c.wait();
+    for (int k = threadIdx.x % 32; k < 128; k += 32)
+      acc += s->v[k];
+    c.release(s);
+  }
+  atomicAdd(p.out, acc);
+}
+
+[[ts::kernel(produce, consume)]] __global__ void reduce(const Params p);

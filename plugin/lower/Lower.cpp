@@ -12,11 +12,6 @@
 
 namespace ts {
 
-unsigned baselineRegisters(unsigned Warps) {
-  unsigned Groups = std::max(1u, (Warps + 3) / 4);
-  return std::min(256u, 65536u / (Groups * 4 * 32 * 8) * 8);
-}
-
 unsigned blockThreads(const Program &P, const Kernel &K) {
   return blockWarps(P, K) * 32;
 }
@@ -127,7 +122,7 @@ private:
 
   void registers() {
     unsigned Warps = blockWarps(P, K);
-    unsigned Base = baselineRegisters(Warps);
+    unsigned Base = defaultRegisters(Warps);
     bool First = true;
     for (unsigned G = 0; G * 4 < Warps; ++G) {
       std::optional<unsigned> Budget;

@@ -31,10 +31,6 @@ struct TaskSource {
   std::string QualifiedName;
 };
 
-/// Per-thread registers a block of `Warps` warps starts with (the
-/// setmaxnreg baseline): 65536 / (round_up(Warps, 4) * 32 * 8) * 8, <= 256.
-unsigned baselineRegisters(unsigned Warps);
-
 /// Threads per block: warps of the highest task (padding included) x 32.
 unsigned blockThreads(const Program &P, const Kernel &K);
 

@@ -20,7 +20,7 @@ std::string kernelReport(const Program &P, const Kernel &K, const BlockLayout &L
   unsigned Warps = blockWarps(P, K);
   OS << "== libts kernel '" << K.Name << "': " << Warps << " warps, "
      << blockThreads(P, K) << " threads, " << L.DynamicBytes
-     << " B dynamic shared memory, baseline " << baselineRegisters(Warps)
+     << " B dynamic shared memory, baseline " << defaultRegisters(Warps)
      << " registers/thread\n";
   OS << "-- tasks\n";
   for (unsigned TI : K.Tasks) {

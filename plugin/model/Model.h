@@ -148,6 +148,10 @@ std::vector<unsigned> kernelResources(const Program &P, const Kernel &K);
 /// Warps in the block: the end of the highest warp range.
 unsigned blockWarps(const Program &P, const Kernel &K);
 
+/// Per-thread registers a block of `Warps` warps starts with (the setmaxnreg
+/// baseline): 65536 / (round_up(Warps, 4) * 32 * 8) * 8, capped at 256.
+unsigned defaultRegisters(unsigned Warps);
+
 } // namespace ts
 
 #endif

@@ -74,11 +74,6 @@ std::string groupName(unsigned G) { return "warp group " + std::to_string(G); }
 
 } // namespace
 
-unsigned defaultRegisters(unsigned Warps) {
-  uint64_t Threads = roundUp(std::max(Warps, 1u), 4) * 32;
-  return std::min<uint64_t>(MaxRegs, RegisterFile / (Threads * 8) * 8);
-}
-
 std::vector<unsigned> padWarpGroups(Program &P, Kernel &K, DiagList &Out) {
   std::vector<unsigned> Added;
   for (const WarpGroup &WG : warpGroups(P, K)) {

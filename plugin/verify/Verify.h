@@ -21,9 +21,6 @@ namespace ts {
 /// ts-padding warning. Returns the indices of the new tasks.
 std::vector<unsigned> padWarpGroups(Program &P, Kernel &K, DiagList &Out);
 
-/// Default per-thread registers for a block of `Warps` warps:
-/// 65536 / (round_up(Warps, 4) * 32 * 8) * 8, capped at 256.
-unsigned defaultRegisters(unsigned Warps);
 
 void checkWarps(const Program &P, const Kernel &K, DiagList &Out);
 void checkRegisters(const Program &P, const Kernel &K, DiagList &Out);

@@ -1,0 +1,141 @@
+// Lowering: the generated kernel text follows the layout and the derived
+// protocol (arrival counts, start phases, register budgets, drains).
+#include "Builders.h"
+
+#include "layout/Layout.h"
+#include "lower/Lower.h"
+#include "lower/Report.h"
+#include "verify/Verify.h"
+
+#include <gtest/gtest.h>
+
+using namespace ts;
+using namespace ts::test;
+
+namespace {
+
+struct Copy {
+  Builder B;
+  unsigned Tiles, Out;
+  KernelSource KS;
+  std::vector<TaskSource> Src;
+
+  Copy() {
+    Tiles = B.tma("Tiles", 3, 4096);
+    Out = B.resource("Out", PipelineKind::Gmem, 1, 0);
+    B.task("load", 4, 1).regs(40).produces(Tiles).loop(std::nullopt).body().fill(Tiles);
+    B.task("store", 0, 4).regs(232).consumes(Tiles).produces(Out).loop(std::nullopt).body().drain(Tiles);
+    KS.Name = "copy";
+    KS.QualifiedName = "::copy";
+    KS.ParamsText = "const Params p";
+    for (const Task &T : B.P.Tasks)
+      Src.push_back({"::" + T.Name});
+  }
+  std::string lower() {
+    DiagList D;
+    padWarpGroups(B.P, B.kernel(), D);
+    Src.resize(B.P.Tasks.size());
+    return lowerKernel(B.P, B.kernel(), computeLayout(B.P, B.kernel()), KS, Src);
+  }
+};
+
+TEST(Lower, BarrierInitUsesDerivedCounts) {
+  Copy C;
+  std::string S = C.lower();
+  // Full: one TMA producer task; empty: 128 consumer threads.
+  EXPECT_NE(S.find("init_barriers(reinterpret_cast<::uint64_t *>(ts_smem + 12288), 3u, 1u); // Tiles.full"), std::string::npos) << S;
+  EXPECT_NE(S.find("init_barriers(reinterpret_cast<::uint64_t *>(ts_smem + 12312), 3u, 128u); // Tiles.empty"), std::string::npos) << S;
+  EXPECT_NE(S.find("__global__ void __launch_bounds__(256, 1) copy(const Params p) {"), std::string::npos);
+}
+
+TEST(Lower, OneSetmaxnregPerWarpGroup) {
+  Copy C;
+  std::string S = C.lower();
+  EXPECT_NE(S.find("  if (ts_warp < 4u) ::ts::detail::setmaxnreg_dec<232>();\n"
+                   "  else if (ts_warp >= 4u && ts_warp < 8u) ::ts::detail::setmaxnreg_dec<40>();\n"),
+            std::string::npos) << S;
+}
+
+TEST(Lower, BranchesInWarpOrderWithCursorsAndDrain) {
+  Copy C;
+  std::string S = C.lower();
+  size_t Store = S.find("if (ts_warp < 4u) { // store");
+  size_t Load = S.find("else if (ts_warp >= 4u && ts_warp < 5u) { // load");
+  ASSERT_NE(Store, std::string::npos) << S;
+  ASSERT_NE(Load, std::string::npos) << S;
+  EXPECT_LT(Store, Load);
+  // Consumers wait for parity 0, producers for parity 1 (the phase "before").
+  EXPECT_NE(S.find("cursor ts_cur_0{0u, 0u};\n    ::store(::ts::consumer<::Tiles>(ts_pipe_0, ts_cur_0), ::ts::producer<::Out>());"), std::string::npos) << S;
+  EXPECT_NE(S.find("cursor ts_cur_0{0u, 1u};\n    ::load(::ts::producer<::Tiles>(ts_pipe_0, ts_cur_0, ts_warp == 4u));\n    ::ts::detail::producer_drain(ts_pipe_0, ts_cur_0);"), std::string::npos) << S;
+  // The padding task gets no branch of its own.
+  EXPECT_EQ(S.find("__ts_padding"), std::string::npos);
+}
+
+TEST(Lower, NoSetmaxnregWhenBudgetIsTheBaseline) {
+  Builder B;
+  unsigned Out = B.resource("Out", PipelineKind::Gmem, 1, 0);
+  B.task("t", 0, 8).regs(256).produces(Out);
+  KernelSource KS{"k", "::k", "int n", {"n"}, {}};
+  std::vector<TaskSource> Src{{"::t"}};
+  std::string S = lowerKernel(B.P, B.kernel(), computeLayout(B.P, B.kernel()), KS, Src);
+  EXPECT_EQ(S.find("setmaxnreg"), std::string::npos) << S;
+  // No pipelines: no shared memory, no barriers.
+  EXPECT_EQ(S.find("ts_smem"), std::string::npos) << S;
+  EXPECT_EQ(defaultRegisters(8), 256u);
+}
+
+TEST(Lower, TraitsReopenTheKernelsNamespaces) {
+  Copy C;
+  C.KS.QualifiedName = "::a::copy";
+  C.KS.Scopes = {"namespace a", "inline namespace v1"};
+  DiagList D;
+  padWarpGroups(C.B.P, C.B.kernel(), D);
+  std::string T = kernelTraits(C.B.P, C.B.kernel(), computeLayout(C.B.P, C.B.kernel()), C.KS);
+  EXPECT_EQ(T, " } } namespace ts { template <> struct kernel_traits<&::a::copy> { static "
+               "constexpr unsigned smem_bytes = 12448u; static constexpr unsigned threads = "
+               "256u; }; } namespace a { inline namespace v1 {");
+}
+
+TEST(Lower, GraphDotHasDerivedAndDeclaredEdges) {
+  Copy C;
+  C.B.edge(C.Tiles, C.Out);
+  std::string G = graphDot(C.B.P, C.B.kernel());
+  EXPECT_NE(G.find("\"Tiles\" -> \"Out\";"), std::string::npos) << G;
+  EXPECT_NE(G.find("\"Tiles\" -> \"Out\" [style=dashed];"), std::string::npos) << G;
+}
+
+TEST(Lower, ReportStatesVerdictAndTrips) {
+  Copy C;
+  DiagList D;
+  padWarpGroups(C.B.P, C.B.kernel(), D);
+  BlockLayout L = computeLayout(C.B.P, C.B.kernel());
+  std::string R = kernelReport(C.B.P, C.B.kernel(), L, "table\n", 0, 1, "0, 1, 2, 3, 4");
+  EXPECT_NE(R.find("== libts kernel 'k': 8 warps, 256 threads, 12448 B dynamic shared memory"), std::string::npos) << R;
+  EXPECT_NE(R.find("  Tiles -> Out\n"), std::string::npos) << R;
+  EXPECT_NE(R.find("-- verification: PASSED (0 error(s), 1 warning(s)"), std::string::npos) << R;
+  EXPECT_NE(R.find("credit at trip counts 0, 1, 2, 3, 4)"), std::string::npos) << R;
+}
+
+TEST(Model, DomainTripsAndSignature) {
+  Domain D;
+  D.Present = true;
+  D.Start = 3, D.End = 10, D.Step = 3;
+  EXPECT_EQ(D.constantTrips(), std::optional<uint64_t>(3)); // 3, 6, 9
+  D.End = 3;
+  EXPECT_EQ(D.constantTrips(), std::optional<uint64_t>(0));
+  D.End.reset();
+  EXPECT_FALSE(D.constantTrips().has_value());
+  D.StartText = "blockIdx.x", D.EndText = "p.n", D.StepText = "gridDim.x";
+  EXPECT_EQ(D.signature(), "blockIdx.x;p.n;gridDim.x");
+}
+
+TEST(Model, DeriveEdgesOncePerPair) {
+  Copy C;
+  std::vector<Edge> E = deriveEdges(C.B.P, C.B.kernel());
+  ASSERT_EQ(E.size(), 1u);
+  EXPECT_EQ(E[0].From, C.Tiles);
+  EXPECT_EQ(E[0].To, C.Out);
+  EXPECT_EQ(blockWarps(C.B.P, C.B.kernel()), 5u);
+}
+
+} // namespace

@@ -31,6 +31,12 @@ __device__ __forceinline__ unsigned warp_index() {
   return __shfl_sync(0xffffffffu, threadIdx.x / 32u, 0);
 }
 
+/// Rank of this CTA in its cluster (0 without clusters): tasks pinned with
+/// ts::cta(rank) run only where it matches.
+__device__ __forceinline__ unsigned cta_rank() {
+  return cuda::ptx::get_sreg_cluster_ctarank();
+}
+
 /// Lane within the warp; generated blocks are one-dimensional.
 __device__ __forceinline__ unsigned lane_index() { return threadIdx.x & 31u; }
 

@@ -183,7 +183,10 @@ private:
           Args.push_back(Handle + "(" + Pipe + ", " + Cur + ")");
         }
       }
-      OS << "    " << Tasks[TI].QualifiedName << "(";
+      OS << "    ";
+      if (T.Cta)
+        OS << "if (::ts::detail::cta_rank() == " << *T.Cta << "u) ";
+      OS << Tasks[TI].QualifiedName << "(";
       for (size_t I = 0; I < Args.size(); ++I)
         OS << (I ? ", " : "") << Args[I];
       OS << ");\n";

@@ -73,6 +73,22 @@ void checkRoles(const Program &P, const Kernel &K, DiagList &Out) {
     for (const Op &O : T.Ops)
       checkOp(P, T, O, Out);
 
+    // Without cluster-aware signalling a pinned task would leave its
+    // partners waiting forever on every other CTA.
+    if (T.Cta)
+      for (const TaskParam &Param : T.Params)
+        if (Param.K == TaskParam::Kind::Handle &&
+            isPipelined(P.Resources[Param.Resource].Kind)) {
+          Diag &D = report(Out, Check::Roles, Param.Loc,
+                           "task " + quote(T.Name) + " is pinned to CTA " +
+                               std::to_string(*T.Cta) + " but takes part in pipeline " +
+                               quote(P.Resources[Param.Resource].Name));
+          note(D, T.Loc,
+               "its partner tasks run on every CTA and would wait forever "
+               "elsewhere; pin only tasks that use ts::gmem resources");
+          break;
+        }
+
     // A handle that never takes a stage leaves the other side waiting.
     for (unsigned R : T.Produces) {
       const Resource &Res = P.Resources[R];

@@ -103,7 +103,8 @@ private:
   void statement(const Stmt *S);
   void guardedBody(const Stmt *Then, Guard G);
   void recordDomain(const CXXForRangeStmt *FR);
-  void checkJumps(const Stmt *S, bool InLoop, unsigned Breakable);
+  void checkJumps(const Stmt *S, bool InLoop, unsigned Breakable,
+                  unsigned Continuable);
   void error(SourceLocation L, std::string Msg, std::string Note,
              SourceLocation NoteLoc = SourceLocation());
 
@@ -291,7 +292,10 @@ void Walker::guardedBody(const Stmt *Then, Guard Gd) {
   G = Saved;
 }
 
-void Walker::checkJumps(const Stmt *S, bool InLoop, unsigned Breakable) {
+/// Breakable / Continuable: statements between S and the domain loop that a
+/// 'break' / 'continue' would leave instead (a switch takes only 'break').
+void Walker::checkJumps(const Stmt *S, bool InLoop, unsigned Breakable,
+                        unsigned Continuable) {
   if (!S || isa<LambdaExpr>(S))
     return;
   if (isa<ReturnStmt>(S) || isa<GotoStmt>(S) || isa<IndirectGotoStmt>(S)) {
@@ -301,7 +305,8 @@ void Walker::checkJumps(const Stmt *S, bool InLoop, unsigned Breakable) {
           "the work, not the operations");
     return;
   }
-  if ((isa<BreakStmt>(S) || isa<ContinueStmt>(S)) && Breakable == 0) {
+  if ((isa<BreakStmt>(S) && Breakable == 0) ||
+      (isa<ContinueStmt>(S) && Continuable == 0)) {
     error(S->getBeginLoc(),
           std::string("'") + (isa<BreakStmt>(S) ? "break" : "continue") +
               "' in the ts::domain loop cannot be verified",
@@ -309,11 +314,12 @@ void Walker::checkJumps(const Stmt *S, bool InLoop, unsigned Breakable) {
           "guard the work instead");
     return;
   }
-  bool Nested = isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) ||
-                isa<SwitchStmt>(S) ||
-                (isa<CXXForRangeStmt>(S) && S != Loop);
+  bool NestedLoop = isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) ||
+                    (isa<CXXForRangeStmt>(S) && S != Loop);
+  bool Nested = NestedLoop || isa<SwitchStmt>(S);
   for (const Stmt *C : S->children())
-    checkJumps(C, InLoop || S == Loop, Nested ? Breakable + 1 : Breakable);
+    checkJumps(C, InLoop || S == Loop, Nested ? Breakable + 1 : Breakable,
+               NestedLoop ? Continuable + 1 : Continuable);
 }
 
 void Walker::run(const CompoundStmt *Body) {
@@ -371,7 +377,7 @@ void Walker::run(const CompoundStmt *Body) {
   bool HasOps = !Uses.Calls.empty();
   if (HasOps)
     for (const Stmt *S : Body->body())
-      checkJumps(S, false, S == Loop ? 0 : 1);
+      checkJumps(S, false, S == Loop ? 0 : 1, S == Loop ? 0 : 1);
 }
 
 } // namespace

@@ -12,6 +12,7 @@
 #include "verify/VerifyUtil.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -269,8 +270,7 @@ void Simulation::reportDeadlock(const std::vector<unsigned> &Blocked) {
     Full = MinWaited < Full ? Full - MinWaited : 0;
     note(D, Res.Loc,
          quote(Res.Name) + ": " + std::to_string(Empty) + " empty, " +
-             std::to_string(Full) + " full " +
-             (Empty + Full == 1 ? "stage" : "stages"));
+             std::to_string(Full) + " full " + (Full == 1 ? "stage" : "stages"));
     // Finished tasks on the other side are why the stage never comes.
     const auto &Others =
         isProducerOp(next(First).Kind) ? Consumers[R] : Producers[R];
@@ -287,13 +287,94 @@ void Simulation::reportDeadlock(const std::vector<unsigned> &Blocked) {
       }
   }
   const Resource &Res = P.Resources[O.Resource];
+  // Who holds stages of the first blocked resource decides the cause: a
+  // producer holding acquired stages never committed starves the consumers;
+  // a consumer holding waited-for stages never released starves producers.
+  bool HeldByProducers = false, HeldByConsumers = false;
+  for (unsigned T : Producers[O.Resource])
+    HeldByProducers |= ctr(T, O.Resource).Acquired > ctr(T, O.Resource).Committed;
+  for (unsigned T : Consumers[O.Resource])
+    HeldByConsumers |= ctr(T, O.Resource).Waited > ctr(T, O.Resource).Released;
   // A wait stuck behind producers stuck on acquire is a missing release.
   bool ProducersStuck =
       std::any_of(Blocked.begin(), Blocked.end(), [&](unsigned T) {
         return next(T).Resource == O.Resource &&
                next(T).Kind == OpKind::Acquire;
       });
-  if (O.Kind == OpKind::Acquire || ProducersStuck)
+  bool MissingRelease = O.Kind == OpKind::Acquire || ProducersStuck;
+  if (HeldByProducers != HeldByConsumers)
+    MissingRelease = HeldByConsumers;
+
+  // Name the stages held back, and the guarded op that hands back too few.
+  OpKind Close = MissingRelease ? OpKind::Release : OpKind::Commit;
+  for (unsigned T : MissingRelease ? Consumers[O.Resource] : Producers[O.Resource]) {
+    const Counters &Ct = ctr(T, O.Resource);
+    uint64_t Taken = MissingRelease ? Ct.Waited : Ct.Acquired;
+    uint64_t Back = MissingRelease ? Ct.Released : Ct.Committed;
+    if (Taken > Back)
+      note(D, MissingRelease ? Ct.LastWait : Ct.LastAcquire,
+           "task " + quote(task(T).Name) + " holds " +
+               plural(Taken - Back, "stage") + " of " + quote(Res.Name) +
+               (MissingRelease ? " it waited for but never released"
+                               : " it acquired but never committed"));
+    for (const Op &C : task(T).Ops)
+      if (C.Resource == O.Resource && C.Kind == Close && C.G != Guard::Always)
+        note(D, C.Loc,
+             std::string("this ") + opKindName(Close) + " runs only on the " +
+                 (C.G == Guard::FirstIter ? "first" : "last") + " iteration");
+  }
+
+  // A cycle of tasks, each waiting for a stage only the next one can hand
+  // back, across more than one resource: say it in one line.
+  auto Enablers = [&](unsigned T) -> const std::vector<unsigned> & {
+    return isProducerOp(next(T).Kind) ? Consumers[next(T).Resource]
+                                      : Producers[next(T).Resource];
+  };
+  std::vector<unsigned> Path{First};
+  std::set<unsigned> OnPath{First};
+  std::vector<unsigned> Cycle;
+  std::function<bool(unsigned)> Search = [&](unsigned T) {
+    for (unsigned U : Enablers(T)) {
+      if (U == First) {
+        Cycle = Path;
+        return true;
+      }
+      if (finished(U) || OnPath.count(U))
+        continue;
+      Path.push_back(U);
+      OnPath.insert(U);
+      if (Search(U))
+        return true;
+      Path.pop_back();
+      OnPath.erase(U);
+    }
+    return false;
+  };
+  Search(First);
+  std::set<unsigned> CycleResources;
+  for (unsigned T : Cycle)
+    CycleResources.insert(next(T).Resource);
+  if (Cycle.size() > 1 && CycleResources.size() > 1) {
+    std::string Text = "circular wait: ";
+    for (size_t I = 0; I < Cycle.size(); ++I) {
+      unsigned T = Cycle[I], U = Cycle[(I + 1) % Cycle.size()];
+      const Op &N = next(T);
+      std::string Held;
+      for (unsigned R = 0; R < P.Resources.size(); ++R) {
+        const Counters &Ct = ctr(T, R);
+        if (tracked(R) && (Ct.Acquired > Ct.Committed || Ct.Waited > Ct.Released))
+          Held += (Held.empty() ? "" : ", ") + quote(P.Resources[R].Name);
+      }
+      Text += (I ? "; task " : "task ") + quote(task(T).Name) + " waits for " +
+              quote(P.Resources[N.Resource].Name) +
+              (Held.empty() ? "" : " holding " + Held) + ", which task " +
+              quote(task(U).Name) +
+              (isProducerOp(N.Kind) ? " releases" : " commits") + " only later";
+    }
+    note(D, O.Loc, Text);
+  }
+
+  if (MissingRelease)
     note(D, O.Loc,
          "every acquire beyond the " + plural(Res.Stages, "stage") + " of " +
              quote(Res.Name) + " needs a release from each consumer task");

@@ -34,5 +34,10 @@ config.substitutions.append(("%host_syntax",
     "{tools}/clang++ -x cuda -std=c++17 --cuda-host-only --cuda-gpu-arch=sm_90a "
     "--cuda-path={cuda} -nocudalib -Wno-unknown-cuda-version -isystem {cuda}/include/cccl "
     "-I {shim} -I {src}/include".format(tools=config.llvm_tools_dir, cuda=cuda, shim=shim, src=src)))
+import shutil
+clangd = shutil.which("clangd-19") or os.path.join(config.llvm_tools_dir, "clangd")
+if os.path.exists(clangd):
+    config.available_features.add("clangd")
+    config.substitutions.append(("%clangd", clangd))
 if config.nvcc and os.path.exists(config.nvcc):
     config.available_features.add("nvcc")

@@ -297,3 +297,54 @@ TEST(Credit, DifferentRuntimeDomainsWarnOnce) {
 }
 
 } // namespace
+
+TEST(Credit, CircularWaitWhileHoldingNamesTheCycle) {
+  Builder B;
+  unsigned X = B.resource("X", PipelineKind::AsyncAsync, 1, 1024);
+  unsigned Y = B.resource("Y", PipelineKind::AsyncAsync, 1, 1024);
+  // Each task takes its output stage, then waits for the other's output.
+  B.task("a", 0, 1).produces(X).consumes(Y).loop(std::nullopt)
+      .acquire(X).wait(Y).release(Y).commit(X);
+  B.task("b", 1, 1).produces(Y).consumes(X).loop(std::nullopt)
+      .acquire(Y).wait(X).release(X).commit(Y);
+  DiagList D;
+  checkCredits(B.P, B.kernel(), D);
+  ASSERT_EQ(D.size(), 1u) << dump(D);
+  EXPECT_EQ(D[0].Message,
+            "deadlock: task 'a' blocks forever on wait of 'Y' (trip count 1)");
+  bool Cycle = false;
+  for (const DiagNote &N : D[0].Notes)
+    Cycle |= N.Message ==
+             "circular wait: task 'a' waits for 'Y' holding 'X', which task "
+             "'b' commits only later; task 'b' waits for 'X' holding 'Y', "
+             "which task 'a' commits only later";
+  EXPECT_TRUE(Cycle) << dump(D);
+}
+
+TEST(Credit, ProducerHoldingUncommittedStagesGetsTheCommitHint) {
+  // The producer acquires every iteration but commits only on the last:
+  // past the stage count it blocks on acquire, yet the commit is missing.
+  Copy C;
+  C.B.task("store", 0, 4).consumes(C.Tiles).loop(8).drain(C.Tiles);
+  C.B.task("load", 4, 1)
+      .produces(C.Tiles)
+      .loop(8)
+      .acquire(C.Tiles)
+      .pwork(C.Tiles)
+      .commit(C.Tiles, Guard::LastIter);
+  DiagList D;
+  checkCredits(C.B.P, C.k(), D);
+  ASSERT_EQ(D.size(), 1u) << dump(D);
+  EXPECT_TRUE(contains(D[0].Message, "deadlock: task 'store' blocks forever"))
+      << dump(D);
+  bool Holds = false, Guarded = false;
+  for (const DiagNote &N : D[0].Notes) {
+    Holds |= N.Message ==
+             "task 'load' holds 4 stages of 'Tiles' it acquired but never "
+             "committed";
+    Guarded |= N.Message == "this commit runs only on the last iteration";
+  }
+  EXPECT_TRUE(Holds && Guarded) << dump(D);
+  EXPECT_TRUE(contains(D[0].Notes.back().Message,
+                       "every wait on 'Tiles' needs a commit"));
+}

@@ -71,6 +71,15 @@ __device__ void jumps(const Params &p, ts::consumer<Buf> b) {
     auto s = b.wait();
     if (flag())
       continue; // expected-error {{'continue' in the ts::domain loop cannot be verified}} expected-note {{every iteration must run}}
+    switch (int(i) % 3) {
+    case 0:
+      break; // leaves the switch only: fine
+    case 1:
+      continue; // expected-error {{'continue' in the ts::domain loop cannot be verified}} expected-note {{every iteration must run}}
+    }
+    for (int k = 0; k < 2; ++k)
+      if (flag())
+        continue; // the inner loop's: fine
     b.release(s);
   }
 }

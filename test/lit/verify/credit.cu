@@ -1,0 +1,124 @@
+// Credit simulation: the schedules users shipped that hang on the GPU.
+// Runtime domains (kernel parameters) are simulated at representative trip
+// counts (0, 1, 2, stages, stages + 1); constant domains at their count.
+// RUN: %ts_device -fsyntax-only -ferror-limit=0 -Xclang -verify %s
+#include <ts/ts.h>
+
+struct Params { CUtensorMap src; float *dst; int n; };
+
+// (a) A path of the producer never arrives: it loads a tile only on the last
+// iteration, while the consumer waits for one every iteration.
+struct [[ts::resource(ts::tma_async, ts::stages(2))]] A { float v[32][32]; }; // expected-note {{'A': 2 empty, 0 full stages}}
+[[ts::task(ts::warps(0, 1))]]
+__device__ void load_a(const Params &p, ts::producer<A> tiles) { // expected-note {{task 'load_a' has finished after committing 1 stage}}
+  for (auto i : ts::domain(blockIdx.x, p.n, gridDim.x)) {
+    if (i.last()) {
+      auto s = tiles.acquire();
+      ts::tma::load_2d(s->v, &p.src, 0, int(i) * 32, s.barrier());
+      tiles.commit(s); // expected-note {{this commit runs only on the last iteration}}
+    }
+  }
+}
+[[ts::task(ts::warps(1, 1))]]
+__device__ void use_a(const Params &p, ts::consumer<A> tiles) {
+  for (auto i : ts::domain(blockIdx.x, p.n, gridDim.x)) {
+    auto s = tiles.wait(); // expected-error {{deadlock: task 'use_a' blocks forever on wait of 'A' (trip count 2)}} expected-note {{every wait on 'A' needs a commit from each producer task}}
+    p.dst[int(i)] = s->v[0][0];
+    tiles.release(s);
+  }
+}
+[[ts::kernel(load_a, use_a)]] __global__ void k_a(const Params p);
+
+// (a') The producer acquires (arming the bytes) every iteration but commits
+// only on the last: it holds stages the consumer waits for.
+struct [[ts::resource(ts::tma_async, ts::stages(2))]] A2 { float v[32][32]; }; // expected-note {{'A2': 1 empty, 0 full stages}} expected-note {{'A2': 0 empty, 0 full stages}}
+[[ts::task(ts::warps(0, 1))]]
+__device__ void load_a2(const Params &p, ts::producer<A2> tiles) { // expected-note {{task 'load_a2' has finished after committing 1 stage}}
+  for (auto i : ts::domain(blockIdx.x, p.n, gridDim.x)) {
+    auto s = tiles.acquire(); // expected-error {{deadlock: task 'load_a2' blocks forever on acquire of 'A2' (trip count 3)}} expected-note {{task 'load_a2' holds 1 stage of 'A2' it acquired but never committed}} expected-note {{task 'load_a2' holds 2 stages of 'A2' it acquired but never committed}} expected-note {{every wait on 'A2' needs a commit from each producer task}}
+    ts::tma::load_2d(s->v, &p.src, 0, int(i) * 32, s.barrier());
+    if (i.last())
+      tiles.commit(s); // expected-note 2 {{this commit runs only on the last iteration}}
+  }
+}
+[[ts::task(ts::warps(1, 1))]]
+__device__ void use_a2(const Params &p, ts::consumer<A2> tiles) {
+  for (auto i : ts::domain(blockIdx.x, p.n, gridDim.x)) {
+    auto s = tiles.wait(); // expected-error {{deadlock: task 'use_a2' blocks forever on wait of 'A2' (trip count 2)}} expected-note {{every wait on 'A2' needs a commit from each producer task}} expected-note {{task 'use_a2' is blocked here on wait of 'A2'}}
+    p.dst[int(i)] = s->v[0][0];
+    tiles.release(s);
+  }
+}
+[[ts::kernel(load_a2, use_a2)]] __global__ void k_a2(const Params p);
+
+// (b) Circular wait over two 1-stage pipelines: each task takes its output
+// stage, then waits for the other task's output before committing its own.
+struct [[ts::resource(ts::async_async, ts::stages(1))]] X { float v[32]; }; // expected-note {{'X': 0 empty, 0 full stages}}
+struct [[ts::resource(ts::async_async, ts::stages(1))]] Y { float v[32]; }; // expected-note {{'Y': 0 empty, 0 full stages}}
+[[ts::task(ts::warps(0, 1))]]
+__device__ void task_a(const Params &p, ts::producer<X> x, ts::consumer<Y> y) {
+  for (auto i : ts::domain(blockIdx.x, p.n, gridDim.x)) {
+    auto sx = x.acquire();
+    auto sy = y.wait(); // expected-error {{deadlock: task 'task_a' blocks forever on wait of 'Y' (trip count 1)}} expected-note {{circular wait: task 'task_a' waits for 'Y' holding 'X', which task 'task_b' commits only later; task 'task_b' waits for 'X' holding 'Y', which task 'task_a' commits only later}} expected-note {{every wait on 'Y' needs a commit from each producer task}}
+    sx->v[0] = sy->v[0];
+    y.release(sy);
+    x.commit(sx);
+  }
+}
+[[ts::task(ts::warps(1, 1))]]
+__device__ void task_b(const Params &p, ts::producer<Y> y, ts::consumer<X> x) {
+  for (auto i : ts::domain(blockIdx.x, p.n, gridDim.x)) {
+    auto sy = y.acquire(); // expected-note {{task 'task_b' holds 1 stage of 'Y' it acquired but never committed}}
+    auto sx = x.wait(); // expected-note {{task 'task_b' is blocked here on wait of 'X'}}
+    sy->v[0] = sx->v[0];
+    x.release(sx);
+    y.commit(sy);
+  }
+}
+[[ts::kernel(task_a, task_b)]] __global__ void k_b(const Params p);
+
+// (c) The consumer hands stages back only at the end: fine while the trip
+// count fits the stages, a deadlock once it exceeds them.
+struct [[ts::resource(ts::tma_async, ts::stages(2))]] C { float v[32][32]; }; // expected-note {{'C': 0 empty, 0 full stages}}
+[[ts::task(ts::warps(0, 1))]]
+__device__ void load_c(const Params &p, ts::producer<C> tiles) {
+  for (auto i : ts::domain(blockIdx.x, p.n, gridDim.x)) {
+    auto s = tiles.acquire(); // expected-error {{deadlock: task 'load_c' blocks forever on acquire of 'C' (trip count 3)}} expected-note {{every acquire beyond the 2 stages of 'C' needs a release from each consumer task}}
+    ts::tma::load_2d(s->v, &p.src, 0, int(i) * 32, s.barrier());
+    tiles.commit(s);
+  }
+}
+[[ts::task(ts::warps(1, 1))]]
+__device__ void use_c(const Params &p, ts::consumer<C> tiles) { // expected-note {{every wait needs exactly one release}}
+  for (auto i : ts::domain(blockIdx.x, p.n, gridDim.x)) {
+    auto s = tiles.wait(); // expected-error {{task 'use_c' waits for 'C' 2 times but releases it once (trip count 2)}} expected-note {{task 'use_c' is blocked here on wait of 'C'}} expected-note {{task 'use_c' holds 2 stages of 'C' it waited for but never released}}
+    p.dst[int(i)] = s->v[0][0];
+    if (i.last())
+      tiles.release(s); // expected-note {{this release runs only on the last iteration}}
+  }
+}
+[[ts::kernel(load_c, use_c)]] __global__ void k_c(const Params p);
+
+// (d) Constant domains: the producer loads one extra tile in its tail that no
+// consumer ever waits for (and the producer's drain then waits forever).
+struct [[ts::resource(ts::tma_async, ts::stages(2))]] D { float v[32][32]; };
+[[ts::task(ts::warps(0, 1))]]
+__device__ void load_d(const Params &p, ts::producer<D> tiles) {
+  for (auto i : ts::domain(0, 8)) {
+    auto s = tiles.acquire();
+    ts::tma::load_2d(s->v, &p.src, 0, int(i) * 32, s.barrier());
+    tiles.commit(s);
+  }
+  auto s = tiles.acquire();
+  ts::tma::load_2d(s->v, &p.src, 0, 0, s.barrier());
+  tiles.commit(s); // expected-error {{1 commit of 'D' is never waited for (trip count 8)}} expected-note {{every commit needs one wait in each consumer task}}
+}
+[[ts::task(ts::warps(1, 1))]]
+__device__ void use_d(const Params &p, ts::consumer<D> tiles) { // expected-note {{task 'use_d' waits for 8 stages}}
+  for (auto i : ts::domain(0, 8)) {
+    auto s = tiles.wait();
+    p.dst[int(i)] = s->v[0][0];
+    tiles.release(s);
+  }
+}
+[[ts::kernel(load_d, use_d)]] __global__ void k_d(const Params p);

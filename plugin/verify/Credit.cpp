@@ -536,14 +536,24 @@ SimResult checkCredits(const Program &P, const Kernel &K, DiagList &Out) {
     }
   }
 
+  // The smallest failing trip count tells the story and larger ones repeat
+  // it; only a deadlock that a smaller trip count showed as mere imbalance
+  // is still worth reporting. The first deadlock ends the simulation.
   std::set<std::string> Seen;
   SimResult Last;
+  bool Failed = false;
   for (uint64_t N : Trips) {
     Simulation Sim(P, K, N);
-    Last = Sim.run();
+    SimResult R = Sim.run();
+    if (Failed && !R.Deadlocked)
+      continue;
+    Last = std::move(R);
     for (auto &[Key, D] : Sim.Findings)
       if (Seen.insert(Key + "@" + std::to_string(D.Loc)).second)
         Out.push_back(std::move(D));
+    if (Last.Deadlocked)
+      break;
+    Failed = Failed || !Sim.Findings.empty();
   }
   return Last;
 }

@@ -8,8 +8,6 @@
 // RUN: cmp %t.device.cu %t.syntax.cu
 // RUN: cmp %t.syntax.cu %t.again.cu
 // RUN: FileCheck %s --input-file=%t.ll
-// The host job sees the generated kernel and emits its launch stub.
-// CHECK: define {{.*}}@_Z21__device_stub__reduce6Params
 #include <ts/ts.h>
 
 struct Params { const float *in; float *out; int n; };
@@ -38,3 +36,16 @@ __device__ void consume(const Params &p, ts::consumer<Chunk> c) {
 }
 
 [[ts::kernel(produce, consume)]] __global__ void reduce(const Params p);
+
+// Host code sees the launch shape at compile time (after the rewrite) and
+// launches through the helper, which sets the shared-memory attribute.
+#ifdef __LIBTS_GENERATED__
+static_assert(ts::kernel_traits<reduce>::threads == 128, "4 warps: 2 tasks + padding");
+static_assert(ts::kernel_traits<reduce>::smem_bytes == 2 * 512 + 32 + 112, "stages + barriers + slack");
+#endif
+cudaError_t run(const Params &p, cudaStream_t s) { return ts::launch<reduce>(dim3(132), s, p); }
+// CHECK: define {{.*}}@_Z3runRK6ParamsP11CUstream_st(
+// CHECK: define {{.*}}@_ZN2ts6launchITnDaXadL_Z6reduce6ParamsEE
+// CHECK: call {{.*}}@cudaFuncSetAttribute(ptr noundef @_Z21__device_stub__reduce6Params, i32 noundef 8, i32 noundef 1168)
+// The host job sees the generated kernel and emits its launch stub.
+// CHECK: define {{.*}}@_Z21__device_stub__reduce6Params

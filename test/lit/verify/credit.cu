@@ -31,20 +31,20 @@ __device__ void use_a(const Params &p, ts::consumer<A> tiles) {
 
 // (a') The producer acquires (arming the bytes) every iteration but commits
 // only on the last: it holds stages the consumer waits for.
-struct [[ts::resource(ts::tma_async, ts::stages(2))]] A2 { float v[32][32]; }; // expected-note {{'A2': 1 empty, 0 full stages}} expected-note {{'A2': 0 empty, 0 full stages}}
+struct [[ts::resource(ts::tma_async, ts::stages(2))]] A2 { float v[32][32]; }; // expected-note {{'A2': 1 empty, 0 full stages}}
 [[ts::task(ts::warps(0, 1))]]
 __device__ void load_a2(const Params &p, ts::producer<A2> tiles) { // expected-note {{task 'load_a2' has finished after committing 1 stage}}
   for (auto i : ts::domain(blockIdx.x, p.n, gridDim.x)) {
-    auto s = tiles.acquire(); // expected-error {{deadlock: task 'load_a2' blocks forever on acquire of 'A2' (trip count 3)}} expected-note {{task 'load_a2' holds 1 stage of 'A2' it acquired but never committed}} expected-note {{task 'load_a2' holds 2 stages of 'A2' it acquired but never committed}} expected-note {{every wait on 'A2' needs a commit from each producer task}}
+    auto s = tiles.acquire(); // expected-note {{task 'load_a2' holds 1 stage of 'A2' it acquired but never committed}}
     ts::tma::load_2d(s->v, &p.src, 0, int(i) * 32, s.barrier());
     if (i.last())
-      tiles.commit(s); // expected-note 2 {{this commit runs only on the last iteration}}
+      tiles.commit(s); // expected-note {{this commit runs only on the last iteration}}
   }
 }
 [[ts::task(ts::warps(1, 1))]]
 __device__ void use_a2(const Params &p, ts::consumer<A2> tiles) {
   for (auto i : ts::domain(blockIdx.x, p.n, gridDim.x)) {
-    auto s = tiles.wait(); // expected-error {{deadlock: task 'use_a2' blocks forever on wait of 'A2' (trip count 2)}} expected-note {{every wait on 'A2' needs a commit from each producer task}} expected-note {{task 'use_a2' is blocked here on wait of 'A2'}}
+    auto s = tiles.wait(); // expected-error {{deadlock: task 'use_a2' blocks forever on wait of 'A2' (trip count 2)}} expected-note {{every wait on 'A2' needs a commit from each producer task}}
     p.dst[int(i)] = s->v[0][0];
     tiles.release(s);
   }

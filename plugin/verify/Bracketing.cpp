@@ -1,5 +1,4 @@
-//===- Bracketing.cpp - Work inside acquire/commit and wait/release
-//---------===//
+//===- Bracketing.cpp - Work inside acquire/commit and wait/release -------===//
 //
 // On head + one loop iteration + tail (guards ignored), every stage access
 // must sit between the op that makes the stage the task's and the op that
@@ -26,6 +25,18 @@ const Words ProducerWords{OpKind::Acquire, OpKind::Commit, OpKind::TryAcquire,
                           "acquired", "committed"};
 const Words ConsumerWords{OpKind::Wait, OpKind::Release, OpKind::TryWait,
                           "waited for", "released"};
+
+const char *guardWords(Guard G) {
+  switch (G) {
+  case Guard::Always:
+    return "every iteration";
+  case Guard::FirstIter:
+    return "only on the first iteration";
+  case Guard::LastIter:
+    return "only on the last iteration";
+  }
+  return "";
+}
 
 Role roleOf(const Op &O) {
   if (isProducerOp(O.Kind))
@@ -113,6 +124,20 @@ void BracketChecker::run(const std::vector<unsigned> &Linear) {
           note(D, op(*LastClose).Loc,
                std::string("the last stage was ") + W.Closed + " here");
         note(D, O.Loc, name(W.Open) + " a stage before the " + name(W.Close));
+      }
+      if (Open && op(*Open).Sec == Section::Loop && O.Sec == Section::Loop &&
+          op(*Open).G != O.G) {
+        // Guarded differently, the pair balances in no iteration count but
+        // one: stages leak (or are handed back twice) on the others.
+        const Op &Guarded = O.G != Guard::Always ? O : op(*Open);
+        Diag &D = report(Out, Check::Bracket, Guarded.Loc,
+                         name(O.Kind) + " of " + res() + " runs " +
+                             guardWords(O.G) + " but its " + name(W.Open) +
+                             " runs " + guardWords(op(*Open).G));
+        note(D, op(*Open).Loc, std::string("stage ") + W.Opened + " here");
+        note(D, Guarded.Loc,
+             "guard the " + name(W.Open) + " and the " + name(W.Close) +
+                 " alike: both under the same i.first()/i.last(), or neither");
       }
       Open.reset();
       LastClose = I;

@@ -135,4 +135,35 @@ TEST(Bracketing, TryWithoutBlockingOp) {
             "pass its token to wait(token) on the same handle");
 }
 
+TEST(Bracketing, GuardMismatchBetweenOpenAndClose) {
+  Builder B;
+  unsigned T = B.tma("Tiles");
+  B.task("load", 0, 1)
+      .produces(T)
+      .loop(std::nullopt)
+      .acquire(T)
+      .pwork(T)
+      .commit(T, Guard::LastIter);
+  DiagList D = bracket(B);
+  ASSERT_EQ(D.size(), 1u) << dump(D);
+  EXPECT_EQ(D[0].Loc, opLoc(0, 2)); // the guarded commit
+  EXPECT_EQ(D[0].Message, "commit of 'Tiles' runs only on the last iteration "
+                          "but its acquire runs every iteration");
+  ASSERT_EQ(D[0].Notes.size(), 2u);
+  EXPECT_EQ(D[0].Notes[0].Loc, opLoc(0, 0));
+}
+
+TEST(Bracketing, EquallyGuardedPairPasses) {
+  Builder B;
+  unsigned T = B.tma("Tiles");
+  B.task("load", 0, 1)
+      .produces(T)
+      .loop(std::nullopt)
+      .acquire(T, Guard::FirstIter)
+      .pwork(T)
+      .commit(T, Guard::FirstIter);
+  DiagList D = bracket(B);
+  EXPECT_TRUE(D.empty()) << dump(D);
+}
+
 } // namespace

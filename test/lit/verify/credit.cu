@@ -30,21 +30,21 @@ __device__ void use_a(const Params &p, ts::consumer<A> tiles) {
 [[ts::kernel(load_a, use_a)]] __global__ void k_a(const Params p);
 
 // (a') The producer acquires (arming the bytes) every iteration but commits
-// only on the last: it holds stages the consumer waits for.
-struct [[ts::resource(ts::tma_async, ts::stages(2))]] A2 { float v[32][32]; }; // expected-note {{'A2': 1 empty, 0 full stages}}
+// only on the last: caught before simulation, at the guarded commit.
+struct [[ts::resource(ts::tma_async, ts::stages(2))]] A2 { float v[32][32]; }; //
 [[ts::task(ts::warps(0, 1))]]
-__device__ void load_a2(const Params &p, ts::producer<A2> tiles) { // expected-note {{task 'load_a2' has finished after committing 1 stage}}
+__device__ void load_a2(const Params &p, ts::producer<A2> tiles) {
   for (auto i : ts::domain(blockIdx.x, p.n, gridDim.x)) {
-    auto s = tiles.acquire(); // expected-note {{task 'load_a2' holds 1 stage of 'A2' it acquired but never committed}}
+    auto s = tiles.acquire(); // expected-note {{stage acquired here}}
     ts::tma::load_2d(s->v, &p.src, 0, int(i) * 32, s.barrier());
     if (i.last())
-      tiles.commit(s); // expected-note {{this commit runs only on the last iteration}}
+      tiles.commit(s); // expected-error {{commit of 'A2' runs only on the last iteration but its acquire runs every iteration}} expected-note {{guard the acquire and the commit alike}}
   }
 }
 [[ts::task(ts::warps(1, 1))]]
 __device__ void use_a2(const Params &p, ts::consumer<A2> tiles) {
   for (auto i : ts::domain(blockIdx.x, p.n, gridDim.x)) {
-    auto s = tiles.wait(); // expected-error {{deadlock: task 'use_a2' blocks forever on wait of 'A2' (trip count 2)}} expected-note {{every wait on 'A2' needs a commit from each producer task}}
+    auto s = tiles.wait();
     p.dst[int(i)] = s->v[0][0];
     tiles.release(s);
   }
@@ -77,24 +77,26 @@ __device__ void task_b(const Params &p, ts::producer<Y> y, ts::consumer<X> x) {
 }
 [[ts::kernel(task_a, task_b)]] __global__ void k_b(const Params p);
 
-// (c) The consumer hands stages back only at the end: fine while the trip
-// count fits the stages, a deadlock once it exceeds them.
-struct [[ts::resource(ts::tma_async, ts::stages(2))]] C { float v[32][32]; }; // expected-note {{'C': 0 empty, 0 full stages}}
+// (c) The consumer waits for two stages per iteration, the producer fills
+// one: bracketing holds, but the consumer's second wait never gets a stage.
+struct [[ts::resource(ts::tma_async, ts::stages(2))]] C { float v[32][32]; }; // expected-note {{'C': 2 empty, 0 full stages}}
 [[ts::task(ts::warps(0, 1))]]
-__device__ void load_c(const Params &p, ts::producer<C> tiles) {
+__device__ void load_c(const Params &p, ts::producer<C> tiles) { // expected-note {{task 'load_c' has finished after committing 1 stage}}
   for (auto i : ts::domain(blockIdx.x, p.n, gridDim.x)) {
-    auto s = tiles.acquire(); // expected-error {{deadlock: task 'load_c' blocks forever on acquire of 'C' (trip count 3)}} expected-note {{every acquire beyond the 2 stages of 'C' needs a release from each consumer task}}
+    auto s = tiles.acquire();
     ts::tma::load_2d(s->v, &p.src, 0, int(i) * 32, s.barrier());
     tiles.commit(s);
   }
 }
 [[ts::task(ts::warps(1, 1))]]
-__device__ void use_c(const Params &p, ts::consumer<C> tiles) { // expected-note {{every wait needs exactly one release}}
+__device__ void use_c(const Params &p, ts::consumer<C> tiles) {
   for (auto i : ts::domain(blockIdx.x, p.n, gridDim.x)) {
-    auto s = tiles.wait(); // expected-error {{task 'use_c' waits for 'C' 2 times but releases it once (trip count 2)}} expected-note {{task 'use_c' is blocked here on wait of 'C'}} expected-note {{task 'use_c' holds 2 stages of 'C' it waited for but never released}}
+    auto s = tiles.wait();
     p.dst[int(i)] = s->v[0][0];
-    if (i.last())
-      tiles.release(s); // expected-note {{this release runs only on the last iteration}}
+    tiles.release(s);
+    auto t = tiles.wait(); // expected-error {{deadlock: task 'use_c' blocks forever on wait of 'C' (trip count 1)}} expected-note {{every wait on 'C' needs a commit from each producer task}}
+    p.dst[int(i) + 1] = t->v[0][0];
+    tiles.release(t);
   }
 }
 [[ts::kernel(load_c, use_c)]] __global__ void k_c(const Params p);

@@ -80,6 +80,8 @@ private:
   void execute(unsigned T);
   uint64_t fullStages(unsigned R) const;     ///< Committed by every producer.
   uint64_t releasedStages(unsigned R) const; ///< Released by every consumer.
+  uint64_t slowest(const std::vector<unsigned> &Side, unsigned R,
+                   uint64_t Counters::*Field) const;
   Counters &ctr(unsigned T, unsigned R) {
     return C[T * P.Resources.size() + R];
   }
@@ -134,22 +136,23 @@ Simulation::Simulation(const Program &P, const Kernel &K, uint64_t Trips)
   C.resize(Tasks.size() * P.Resources.size());
 }
 
-uint64_t Simulation::fullStages(unsigned R) const {
-  if (Producers[R].empty())
+/// A stage moves only once every task of that side has done its part.
+uint64_t Simulation::slowest(const std::vector<unsigned> &Side, unsigned R,
+                             uint64_t Counters::*Field) const {
+  if (Side.empty())
     return 0;
   uint64_t Min = UINT64_MAX;
-  for (unsigned T : Producers[R])
-    Min = std::min(Min, ctr(T, R).Committed);
+  for (unsigned T : Side)
+    Min = std::min(Min, ctr(T, R).*Field);
   return Min;
 }
 
+uint64_t Simulation::fullStages(unsigned R) const {
+  return slowest(Producers[R], R, &Counters::Committed);
+}
+
 uint64_t Simulation::releasedStages(unsigned R) const {
-  if (Consumers[R].empty())
-    return 0;
-  uint64_t Min = UINT64_MAX;
-  for (unsigned T : Consumers[R])
-    Min = std::min(Min, ctr(T, R).Released);
-  return Min;
+  return slowest(Consumers[R], R, &Counters::Released);
 }
 
 bool Simulation::runnable(unsigned T) const {

@@ -88,6 +88,21 @@ public:
   Consumer(CompilerInstance &CI, Options O, bool CodeGen)
       : CI(CI), O(std::move(O)), CodeGen(CodeGen) {}
 
+  /// The silent parse needs only task bodies: skipping the rest (headers
+  /// included) makes the extra parse cheap.
+  bool shouldSkipFunctionBody(Decl *D) override {
+    if (!Nested)
+      return false;
+    const auto *FD = dyn_cast<FunctionDecl>(D);
+    if (!FD)
+      return true;
+    const Decl *Canon = FD->getCanonicalDecl();
+    for (const SeenAttr &A : seenAttrs())
+      if (A.Kind == AttrKind::Task && A.D->getCanonicalDecl() == Canon)
+        return false;
+    return true;
+  }
+
   void HandleTranslationUnit(ASTContext &Ctx) override {
     std::vector<SeenAttr> Attrs = std::move(seenAttrs());
     seenAttrs().clear();
@@ -216,6 +231,7 @@ private:
 
     auto Inv = std::make_shared<CompilerInvocation>(CI.getInvocation());
     Inv->getFrontendOpts().ProgramAction = frontend::ParseSyntaxOnly;
+    Inv->getFrontendOpts().SkipFunctionBodies = true;
     Inv->getFrontendOpts().OutputFile.clear();
     Inv->getDiagnosticOpts().VerifyDiagnostics = false;
     Inv->getDependencyOutputOpts() = DependencyOutputOptions();

@@ -66,8 +66,12 @@ template <AttrKind K> struct TsAttrInfo : public ParsedAttrInfo {
         Arg.Loc = IL->Loc;
         Arg.Spelling = IL->Ident->getName().str();
         LookupResult R(S, IL->Ident, IL->Loc, Sema::LookupOrdinaryName);
-        if (S.LookupName(R, S.getCurScope()) && R.isSingleResult())
-          Arg.Named = R.getFoundDecl();
+        if (S.LookupName(R, S.getCurScope())) {
+          if (R.isSingleResult())
+            Arg.Named = R.getFoundDecl();
+          else
+            Arg.Overloaded = R.isOverloadedResult();
+        }
       } else if (Expr *Ex = A.getArgAsExpr(I)) {
         Arg.E = Ex;
         Arg.Loc = Ex->getExprLoc();

@@ -25,6 +25,7 @@ struct SeenArg {
   clang::NamedDecl *Named = nullptr;
   clang::SourceLocation Loc;
   std::string Spelling;
+  bool Overloaded = false; ///< The name found several functions.
 };
 
 struct SeenAttr {

@@ -12,10 +12,12 @@
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/QualTypeNames.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
 #include <map>
+#include <set>
 
 using namespace clang;
 
@@ -36,6 +38,7 @@ private:
   std::optional<unsigned> resourceOf(QualType T, SourceLocation Loc);
   void error(SourceLocation L, std::string Msg, std::string Note,
              SourceLocation NoteLoc = SourceLocation());
+  std::string qualified(const NamedDecl *D) const;
   static int64_t field(const APValue &V, unsigned I) {
     return V.getStructField(I).getInt().getExtValue();
   }
@@ -44,8 +47,22 @@ private:
   bool Generated;
   Extraction X;
   std::map<const Decl *, unsigned> ResourceIndex;
+  /// Structs carrying [[ts::resource]], valid or not: a rejected one was
+  /// reported at its attribute, not again at every use.
+  std::set<const Decl *> Attributed;
   std::map<const Decl *, unsigned> TaskIndex;
 };
+
+/// "::a::name", leaving out anonymous namespaces (which cannot be spelled;
+/// lookup finds their members from the enclosing scope).
+std::string Extractor::qualified(const NamedDecl *D) const {
+  PrintingPolicy Policy = Ctx.getPrintingPolicy();
+  Policy.SuppressUnwrittenScope = true;
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  D->printQualifiedName(OS, Policy);
+  return "::" + OS.str();
+}
 
 void Extractor::error(SourceLocation L, std::string Msg, std::string Note,
                       SourceLocation NoteLoc) {
@@ -81,10 +98,18 @@ std::optional<APValue> Extractor::evaluate(const Expr *E, const char *What) {
 
 std::optional<unsigned> Extractor::resourceOf(QualType T, SourceLocation Loc) {
   const CXXRecordDecl *RD = T.isNull() ? nullptr : T->getAsCXXRecordDecl();
-  if (RD)
+  if (RD) {
     if (auto It = ResourceIndex.find(RD->getCanonicalDecl());
         It != ResourceIndex.end())
       return It->second;
+    const CXXRecordDecl *Pattern = RD;
+    if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD))
+      if (const ClassTemplateDecl *TD = Spec->getSpecializedTemplate())
+        Pattern = TD->getTemplatedDecl();
+    if (Attributed.count(RD->getCanonicalDecl()) ||
+        Attributed.count(Pattern->getCanonicalDecl()))
+      return std::nullopt;
+  }
   error(Loc,
         "'" + (T.isNull() ? std::string("?") : T.getAsString(Ctx.getPrintingPolicy())) +
             "' is not a libts resource",
@@ -95,6 +120,7 @@ std::optional<unsigned> Extractor::resourceOf(QualType T, SourceLocation Loc) {
 
 void Extractor::resource(const SeenAttr &A) {
   const auto *RD = cast<CXXRecordDecl>(A.D);
+  Attributed.insert(RD->getCanonicalDecl());
   if (!RD->isThisDeclarationADefinition()) {
     error(A.Range.getBegin(), "[[ts::resource]] must be on the struct's definition",
           "move the attribute to the definition of '" + RD->getNameAsString() + "'");
@@ -102,7 +128,13 @@ void Extractor::resource(const SeenAttr &A) {
   }
   Resource R;
   R.Name = RD->getNameAsString();
-  R.TypeName = "::" + RD->getQualifiedNameAsString();
+  R.TypeName = qualified(RD);
+  if (isa<ClassTemplateSpecializationDecl>(RD)) { // spell the template arguments
+    PrintingPolicy Policy = Ctx.getPrintingPolicy();
+    Policy.SuppressUnwrittenScope = true;
+    R.TypeName = TypeName::getFullyQualifiedName(Ctx.getRecordType(RD), Ctx, Policy,
+                                                 /*WithGlobalNsPrefix=*/true);
+  }
   R.Loc = toHandle(RD->getLocation());
   bool HaveKind = false, HaveTx = false;
   for (const Expr *E : exprArgs(A, "ts::resource")) {
@@ -156,8 +188,39 @@ void Extractor::resource(const SeenAttr &A) {
   if (!HaveKind)
     error(A.Range.getBegin(), "[[ts::resource]] needs a kind",
           "add ts::gmem, ts::async_async or ts::tma_async");
-  if (RD->isDependentType() || RD->isInvalidDecl())
+  if (RD->isInvalidDecl())
     return;
+  if (RD->isDependentContext()) {
+    error(RD->getLocation(),
+          "[[ts::resource]] struct '" + R.Name + "' is a template or inside one",
+          "declare a non-template struct for each payload type (an alias of a "
+          "template specialization is not a resource)");
+    return;
+  }
+  // Stages are raw shared memory, never constructed: the payload must be
+  // plain data with a size that covers all of it.
+  if (RD->isPolymorphic() || RD->getNumVBases()) {
+    error(RD->getLocation(),
+          "payload of resource '" + R.Name + "' has virtual functions or virtual bases",
+          "a stage is raw shared memory that is never constructed; keep the "
+          "payload plain data without virtual members");
+    return;
+  }
+  for (const FieldDecl *F : RD->fields()) {
+    if (F->getType()->isReferenceType()) {
+      error(F->getLocation(),
+            "payload of resource '" + R.Name + "' has a reference member",
+            "a stage is raw shared memory that is never constructed; hold a "
+            "pointer or the data itself");
+      return;
+    }
+  }
+  if (RD->hasFlexibleArrayMember()) {
+    error(RD->getLocation(),
+          "payload of resource '" + R.Name + "' ends in a flexible array member",
+          "give the array its size: one stage holds exactly sizeof(payload) bytes");
+    return;
+  }
   R.PayloadBytes = uint64_t(Ctx.getTypeSizeInChars(Ctx.getRecordType(RD)).getQuantity());
   if (RD->isEmpty())
     R.PayloadBytes = 0;
@@ -210,8 +273,13 @@ void Extractor::task(const SeenAttr &A) {
         }
       }
     } else if (tsRecord(Ty, "regs_t")) {
-      if (auto V = evaluate(E, "ts::regs"))
-        T.Regs = unsigned(std::max<int64_t>(0, field(*V, 0)));
+      if (auto V = evaluate(E, "ts::regs")) {
+        if (field(*V, 0) < 0)
+          error(L, "ts::regs(" + std::to_string(field(*V, 0)) + ") is negative",
+                "setmaxnreg takes a multiple of 8 between 24 and 256");
+        else
+          T.Regs = unsigned(field(*V, 0));
+      }
     } else if (tsRecord(Ty, "cta_t")) {
       if (auto V = evaluate(E, "ts::cta")) {
         if (field(*V, 0) < 0)
@@ -283,7 +351,7 @@ void Extractor::task(const SeenAttr &A) {
   extractSchedule(Ctx, Def, Handles, T, X.Diags);
 
   TaskIndex[FD->getCanonicalDecl()] = unsigned(X.P.Tasks.size());
-  X.TaskSrc.push_back({"::" + FD->getQualifiedNameAsString()});
+  X.TaskSrc.push_back({qualified(FD)});
   const SourceManager &SM = Ctx.getSourceManager();
   SourceLocation Inline = Def->getTypeSpecStartLoc();
   X.TaskInline.push_back(Inline.isValid() && Inline.isFileID() &&
@@ -298,7 +366,7 @@ void Extractor::kernel(const SeenAttr &A) {
   const auto *FD = cast<FunctionDecl>(A.D);
   Kernel K;
   K.Name = FD->getNameAsString();
-  K.QualifiedName = "::" + FD->getQualifiedNameAsString();
+  K.QualifiedName = qualified(FD);
   K.Loc = toHandle(FD->getLocation());
   const SourceManager &SM = Ctx.getSourceManager();
   bool Ok = true;
@@ -312,6 +380,14 @@ void Extractor::kernel(const SeenAttr &A) {
           "ts::kernel '" + K.Name + "' has a hand-written definition",
           "libts generates the body; remove this definition",
           FD->getLocation());
+    Ok = false;
+  }
+  if (Generated && !FD->getDefinition()) {
+    error(FD->getLocation(),
+          "ts::kernel '" + K.Name + "' has no generated body although "
+          "__LIBTS_GENERATED__ is defined",
+          "__LIBTS_GENERATED__ marks a file libts already rewrote; do not "
+          "define it yourself, and compile the original file through the plugin");
     Ok = false;
   }
   if (FD->doesThisDeclarationHaveABody()) {
@@ -341,7 +417,30 @@ void Extractor::kernel(const SeenAttr &A) {
       continue;
     }
     KS.ParamNames.push_back(P->getNameAsString());
-    Params.push_back(sourceText(Ctx, P->getSourceRange()));
+    // The generated definition must not repeat a default argument.
+    std::string Text = sourceText(Ctx, P->getSourceRange());
+    if (P->hasDefaultArg() || P->hasUninstantiatedDefaultArg()) {
+      SourceRange DR = P->getDefaultArgRange();
+      std::string Arg = DR.isValid() ? sourceText(Ctx, DR) : "";
+      size_t At = Arg.empty() ? std::string::npos : Text.rfind(Arg);
+      if (At != std::string::npos) {
+        Text.erase(At);
+        while (!Text.empty() && (Text.back() == ' ' || Text.back() == '\t' ||
+                                 Text.back() == '\n' || Text.back() == '\r'))
+          Text.pop_back();
+        if (!Text.empty() && Text.back() == '=')
+          Text.pop_back();
+        while (!Text.empty() && (Text.back() == ' ' || Text.back() == '\t'))
+          Text.pop_back();
+      } else {
+        error(P->getLocation(),
+              "cannot separate the default argument of kernel parameter '" +
+                  P->getNameAsString() + "'",
+              "remove the default argument, or write it outside any macro");
+        Ok = false;
+      }
+    }
+    Params.push_back(Text);
   }
   for (size_t I = 0; I < Params.size(); ++I)
     KS.ParamsText += (I ? ", " : "") + Params[I];
@@ -351,7 +450,8 @@ void Extractor::kernel(const SeenAttr &A) {
       KS.Scopes.insert(KS.Scopes.begin(),
                        std::string(NS->isInline() ? "inline " : "") + "namespace" +
                            (NS->isAnonymousNamespace() ? "" : " " + NS->getNameAsString()));
-    else if (const auto *LS = dyn_cast<LinkageSpecDecl>(DC))
+    else if (const auto *LS = dyn_cast<LinkageSpecDecl>(DC);
+             LS && LS->hasBraces()) // `extern "C" decl;` opens no scope
       KS.Scopes.insert(KS.Scopes.begin(),
                        LS->getLanguage() == LinkageSpecLanguageIDs::C ? "extern \"C\""
                                                                       : "extern \"C++\"");
@@ -366,8 +466,12 @@ void Extractor::kernel(const SeenAttr &A) {
       if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
         Named = DRE->getDecl();
     if (!E && !Named) {
-      error(L, "unknown name '" + Arg.Spelling + "' in [[ts::kernel]]",
-            "declare the task function before the kernel");
+      if (Arg.Overloaded)
+        error(L, "task name '" + Arg.Spelling + "' is ambiguous",
+              "tasks must not be overloaded; rename one of the functions");
+      else
+        error(L, "unknown name '" + Arg.Spelling + "' in [[ts::kernel]]",
+              "declare the task function before the kernel");
       continue;
     }
     QualType Ty = E ? E->getType() : QualType();
@@ -429,6 +533,10 @@ void Extractor::kernel(const SeenAttr &A) {
       if (auto V = evaluate(E, "ts::smem_capacity")) {
         if (field(*V, 0) <= 0)
           error(L, "ts::smem_capacity must be positive", "give the target's bytes per block");
+        else if (field(*V, 0) > int64_t(UINT32_MAX))
+          error(L, "ts::smem_capacity(" + std::to_string(field(*V, 0)) +
+                       ") exceeds the 32-bit shared-memory window",
+                "give the target's bytes per block (232448 on sm_90)");
         else
           K.SmemCapacity = uint64_t(field(*V, 0));
       }
@@ -459,9 +567,26 @@ void Extractor::kernel(const SeenAttr &A) {
 }
 
 Extraction Extractor::run(const std::vector<SeenAttr> &Attrs) {
+  // One attribute of each kind per entity, over all its redeclarations.
+  std::map<std::pair<AttrKind, const Decl *>, const SeenAttr *> First;
+  std::set<const SeenAttr *> Repeated;
+  for (const SeenAttr &A : Attrs) {
+    auto [It, New] = First.insert({{A.Kind, A.D->getCanonicalDecl()}, &A});
+    if (New)
+      continue;
+    Repeated.insert(&A);
+    const char *Name = A.Kind == AttrKind::Resource ? "ts::resource"
+                       : A.Kind == AttrKind::Task   ? "ts::task"
+                                                    : "ts::kernel";
+    std::string Entity = isa<NamedDecl>(A.D) ? cast<NamedDecl>(A.D)->getNameAsString() : "";
+    error(A.Range.getBegin(),
+          std::string("[[") + Name + "]] is given twice for '" + Entity + "'",
+          std::string("keep only the first [[") + Name + "]]",
+          It->second->Range.getBegin());
+  }
   for (AttrKind Pass : {AttrKind::Resource, AttrKind::Task, AttrKind::Kernel})
     for (const SeenAttr &A : Attrs)
-      if (A.Kind == Pass && !A.D->isInvalidDecl()) {
+      if (A.Kind == Pass && !A.D->isInvalidDecl() && !Repeated.count(&A)) {
         if (Pass == AttrKind::Resource)
           resource(A);
         else if (Pass == AttrKind::Task)

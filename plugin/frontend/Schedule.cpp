@@ -254,7 +254,8 @@ void Walker::statement(const Stmt *S) {
       Stages[Bound] = Op->H;
     return;
   }
-  if (Sec == Section::Loop)
+  // Guards do not nest: 'first' inside 'last' is not 'last'.
+  if (Sec == Section::Loop && G == Guard::Always)
     if (auto Gd = asGuard(dyn_cast<IfStmt>(S))) {
       guardedBody(cast<IfStmt>(S)->getThen(), *Gd);
       return;

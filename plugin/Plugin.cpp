@@ -85,8 +85,7 @@ bool writeFile(DiagnosticsEngine &DE, const std::string &Path, llvm::StringRef D
 
 class Consumer : public ASTConsumer {
 public:
-  Consumer(CompilerInstance &CI, Options O, bool CodeGen)
-      : CI(CI), O(std::move(O)), CodeGen(CodeGen) {}
+  Consumer(CompilerInstance &CI, Options O) : CI(CI), O(std::move(O)) {}
 
   /// The silent parse needs only task bodies: skipping the rest (headers
   /// included) makes the extra parse cheap.
@@ -137,9 +136,12 @@ public:
         Dot += graphDot(A.X.P, K);
       writeFile(Ctx.getDiagnostics(), O.Dot, Dot);
     }
-    // Without code generation nothing was rewritten yet: emit on request.
-    if (!CodeGen && !O.Emit.empty() && !Generated) {
-      std::string Text = rewriteMainFile(Ctx, A);
+    // A generated main file is the rewrite (ours, or an emitted file fed
+    // back in): emit it as it is. Otherwise rewrite now on request.
+    if (!O.Emit.empty()) {
+      const SourceManager &SM = Ctx.getSourceManager();
+      std::string Text = Generated ? SM.getBufferData(SM.getMainFileID()).str()
+                                   : rewriteMainFile(Ctx, A);
       if (!Text.empty())
         writeFile(Ctx.getDiagnostics(), O.Emit, Text);
     }
@@ -169,7 +171,6 @@ private:
 
   CompilerInstance &CI;
   Options O;
-  bool CodeGen;
 };
 
 class Action : public PluginASTAction {
@@ -209,12 +210,12 @@ public:
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  llvm::StringRef) override {
     if (Nested)
-      return std::make_unique<Consumer>(CI, O, false);
+      return std::make_unique<Consumer>(CI, O);
     seenAttrs().clear();
     bool CodeGen = isCodeGenAction(CI.getFrontendOpts().ProgramAction);
     if (CodeGen && !O.NoRewrite)
       rewriteBeforeParse(CI);
-    return std::make_unique<Consumer>(CI, O, CodeGen);
+    return std::make_unique<Consumer>(CI, O);
   }
 
 private:
@@ -246,8 +247,6 @@ private:
     seenAttrs().clear();
     if (Sink.Rewritten.empty())
       return; // the main parse reports why
-    if (!O.Emit.empty())
-      writeFile(CI.getDiagnostics(), O.Emit, Sink.Rewritten);
     // The main FileID was sized for the original text: give the rewritten
     // text a FileID of its own so every location maps inside it.
     SM.overrideFileContents(

@@ -214,6 +214,22 @@ void Extractor::resource(const SeenAttr &A) {
             "pointer or the data itself");
       return;
     }
+    if (F->hasInClassInitializer()) {
+      error(F->getLocation(),
+            "member '" + F->getNameAsString() + "' of resource '" + R.Name +
+                "' has a default value that is never applied",
+            "a stage is raw shared memory that is never constructed; remove "
+            "the initializer and write the value in the producer's work");
+      return;
+    }
+  }
+  if (!RD->hasTrivialDefaultConstructor() || !RD->hasTrivialDestructor()) {
+    error(RD->getLocation(),
+          "payload of resource '" + R.Name +
+              "' has a constructor or destructor that never runs",
+          "a stage is raw shared memory that is never constructed or "
+          "destroyed; keep the payload trivially constructible plain data");
+    return;
   }
   if (RD->hasFlexibleArrayMember()) {
     error(RD->getLocation(),
@@ -370,6 +386,14 @@ void Extractor::kernel(const SeenAttr &A) {
   K.Loc = toHandle(FD->getLocation());
   const SourceManager &SM = Ctx.getSourceManager();
   bool Ok = true;
+  if (!FD->getIdentifier() || !llvm::all_of(K.Name, [](unsigned char C) {
+        return C < 0x80;
+      })) {
+    // Clang 19's NVPTX backend aborts on such symbol names.
+    error(FD->getLocation(), "ts::kernel name '" + K.Name + "' is not plain ASCII",
+          "name the kernel with ASCII letters, digits and '_'");
+    Ok = false;
+  }
   if (!FD->hasAttr<CUDAGlobalAttr>()) {
     error(FD->getLocation(), "ts::kernel '" + K.Name + "' is not a __global__ function",
           "declare it '__global__ void " + K.Name + "(...);'");

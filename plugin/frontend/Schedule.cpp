@@ -6,6 +6,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 
+#include <functional>
 #include <set>
 
 using namespace clang;
@@ -78,6 +79,42 @@ struct StageRefs : RecursiveASTVisitor<StageRefs> {
     if (const auto *V = dyn_cast<VarDecl>(E->getDecl()))
       if (Stages.count(V))
         Found.push_back({V, E->getLocation()});
+    return true;
+  }
+};
+
+/// Stage variables that do not come from an op, and stages used inside
+/// lambdas: either hides when the stage is touched.
+struct StageEscapes : RecursiveASTVisitor<StageEscapes> {
+  const std::map<const VarDecl *, HandleParam> &Stages;
+  std::function<bool(const Expr *)> IsOp;
+  unsigned LambdaDepth = 0;
+  std::vector<const VarDecl *> Unbound;
+  std::vector<const DeclRefExpr *> InLambda;
+
+  StageEscapes(const std::map<const VarDecl *, HandleParam> &S,
+               std::function<bool(const Expr *)> IsOp)
+      : Stages(S), IsOp(std::move(IsOp)) {}
+
+  bool TraverseLambdaExpr(LambdaExpr *L) {
+    ++LambdaDepth;
+    bool R = RecursiveASTVisitor::TraverseLambdaExpr(L);
+    --LambdaDepth;
+    return R;
+  }
+  bool VisitVarDecl(VarDecl *V) {
+    QualType T = V->getType();
+    while (const ArrayType *AT = T->getAsArrayTypeUnsafe())
+      T = AT->getElementType();
+    if (tsRecord(T, "stage") && !Stages.count(V) &&
+        !(V->hasInit() && IsOp(V->getInit())))
+      Unbound.push_back(V);
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (LambdaDepth)
+      if (const auto *V = dyn_cast<VarDecl>(E->getDecl()); V && Stages.count(V))
+        InLambda.push_back(E);
     return true;
   }
 };
@@ -375,6 +412,18 @@ void Walker::run(const CompoundStmt *Body) {
                 "' escapes the task",
             "use the handle only to call its operations; passing or copying "
             "it hides operations from the verifier");
+  StageEscapes Esc(Stages, [&](const Expr *E) { return asOp(E).has_value(); });
+  Esc.TraverseStmt(const_cast<CompoundStmt *>(Body));
+  for (const VarDecl *V : Esc.Unbound)
+    error(V->getLocation(),
+          "stage '" + V->getNameAsString() + "' does not come from acquire() or wait()",
+          "take each stage as 'auto s = h.acquire();' or 'auto s = h.wait();' "
+          "and use that variable; copies hide its uses from the verifier");
+  for (const DeclRefExpr *R : Esc.InLambda)
+    error(R->getLocation(),
+          "stage '" + R->getDecl()->getNameAsString() + "' is used inside a lambda",
+          "use the stage directly in the task body, where the verifier sees "
+          "when it is touched");
   bool HasOps = !Uses.Calls.empty();
   if (HasOps)
     for (const Stmt *S : Body->body())

@@ -10,24 +10,42 @@
 
 namespace ts {
 
+/// A stage's full barrier as TMA loads see it: the thread that armed the
+/// transaction bytes (lane 0 of the producer task's first warp) is the one
+/// that issues the copies, so multi-warp producer tasks load each byte once.
+class tma_barrier {
+public:
+  __device__ __forceinline__ tma_barrier(uint64_t *bar, bool issuer)
+      : bar_(bar), issuer_(issuer) {}
+  __device__ __forceinline__ uint64_t *get() const { return bar_; }
+  __device__ __forceinline__ bool issuer() const { return issuer_; }
+  /// For hand-written PTX that takes the barrier's address.
+  __device__ __forceinline__ operator uint64_t *() const { return bar_; }
+
+private:
+  uint64_t *bar_;
+  bool issuer_;
+};
+
 /// One stage of a pipelined resource: the payload in shared memory, its
 /// index and its full barrier (what a TMA load completes its bytes on).
 template <class R>
 class stage {
 public:
-  __device__ __forceinline__ stage(R *payload, unsigned index, uint64_t *full)
-      : payload_(payload), index_(index), full_(full) {}
+  __device__ __forceinline__ stage(R *payload, unsigned index, uint64_t *full, bool issuer)
+      : payload_(payload), index_(index), full_(full), issuer_(issuer) {}
 
   __device__ __forceinline__ R *operator->() const { return payload_; }
   __device__ __forceinline__ R &operator*() const { return *payload_; }
   __device__ __forceinline__ R *get() const { return payload_; }
   __device__ __forceinline__ unsigned index() const { return index_; }
-  __device__ __forceinline__ uint64_t *barrier() const { return full_; }
+  __device__ __forceinline__ tma_barrier barrier() const { return tma_barrier(full_, issuer_); }
 
 private:
   R *payload_;
   unsigned index_;
   uint64_t *full_;
+  bool issuer_;
 };
 
 /// Result of one non-blocking test (try_acquire / try_wait). Passing it to
@@ -45,8 +63,9 @@ private:
 namespace detail {
 
 template <class R>
-__device__ __forceinline__ stage<R> stage_at(const pipe &p, const cursor &c) {
-  return stage<R>(reinterpret_cast<R *>(p.data + c.index * p.stride), c.index, p.full + c.index);
+__device__ __forceinline__ stage<R> stage_at(const pipe &p, const cursor &c, bool issuer) {
+  return stage<R>(reinterpret_cast<R *>(p.data + c.index * p.stride), c.index, p.full + c.index,
+                  issuer);
 }
 
 /// Waits for every stage's empty barrier from the cursor on: a producer
@@ -79,9 +98,11 @@ public:
       detail::wait_parity(pipe_->empty + cur_->index, cur_->phase);
     // No lane may run ahead of the leader's expect_tx into its TMA issue.
     __syncwarp();
-    if (pipe_->kind == pipeline_kind::tma_async && leader_ && detail::lane_index() == 0)
+    const bool issuer = pipe_->kind == pipeline_kind::tma_async && leader_ &&
+                        detail::lane_index() == 0;
+    if (issuer)
       detail::arrive_expect_tx(pipe_->full + cur_->index, pipe_->tx_bytes);
-    return detail::stage_at<R>(*pipe_, *cur_);
+    return detail::stage_at<R>(*pipe_, *cur_, issuer);
   }
 
   /// One non-blocking test whether the next stage is empty.
@@ -117,7 +138,7 @@ public:
   __device__ __forceinline__ stage<R> wait(token t) {
     if (!t.ready())
       detail::wait_parity(pipe_->full + cur_->index, cur_->phase);
-    return detail::stage_at<R>(*pipe_, *cur_);
+    return detail::stage_at<R>(*pipe_, *cur_, false);
   }
 
   /// One non-blocking test whether the next stage is full.

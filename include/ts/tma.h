@@ -1,7 +1,9 @@
 // TMA loads into a pipeline stage: global tile -> shared memory, completing
-// transaction bytes on the stage's full barrier (stage::barrier()). Each
-// call is issued by lane 0 of the calling warp only, so a one-warp producer
-// task can call it from all lanes.
+// transaction bytes on the stage's full barrier. Given `s.barrier()`, a load
+// is issued by the one thread that armed the stage's bytes (lane 0 of the
+// producer task's first warp), so every thread of a producer task of any
+// width may call it. Given a raw barrier address, lane 0 of each calling
+// warp issues it.
 #ifndef LIBTS_TMA_H
 #define LIBTS_TMA_H
 
@@ -11,44 +13,55 @@
 #include <cuda/ptx>
 
 #include "ts/detail.h"
+#include "ts/pipeline.h"
 
 namespace ts {
 namespace tma {
 
+namespace detail {
+template <int N>
+__device__ __forceinline__ void load(bool issue, void *smem_dst, const CUtensorMap *map,
+                                     const int32_t (&c)[N], uint64_t *bar) {
+  if (issue)
+    cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_cluster, cuda::ptx::space_global, smem_dst,
+                                    map, c, bar);
+}
+} // namespace detail
+
 /// `map` must live in global, constant or __grid_constant__ parameter memory.
+/// c0 is the innermost (contiguous) coordinate, as in cuTensorMapEncodeTiled.
+__device__ __forceinline__ void load_1d(void *smem_dst, const CUtensorMap *map, int c0,
+                                        tma_barrier bar) {
+  detail::load<1>(bar.issuer(), smem_dst, map, {c0}, bar.get());
+}
+__device__ __forceinline__ void load_2d(void *smem_dst, const CUtensorMap *map, int c0, int c1,
+                                        tma_barrier bar) {
+  detail::load<2>(bar.issuer(), smem_dst, map, {c0, c1}, bar.get());
+}
+__device__ __forceinline__ void load_3d(void *smem_dst, const CUtensorMap *map, int c0, int c1,
+                                        int c2, tma_barrier bar) {
+  detail::load<3>(bar.issuer(), smem_dst, map, {c0, c1, c2}, bar.get());
+}
+
+/// The same with a barrier of your own: lane 0 of each calling warp issues.
 __device__ __forceinline__ void load_1d(void *smem_dst, const CUtensorMap *map, int c0,
                                         uint64_t *bar) {
-  if (detail::lane_index() == 0) {
-    const int32_t c[1] = {c0};
-    cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_cluster, cuda::ptx::space_global, smem_dst,
-                                    map, c, bar);
-  }
+  detail::load<1>(::ts::detail::lane_index() == 0, smem_dst, map, {c0}, bar);
 }
-
-/// c0 is the innermost (contiguous) coordinate, as in cuTensorMapEncodeTiled.
 __device__ __forceinline__ void load_2d(void *smem_dst, const CUtensorMap *map, int c0, int c1,
                                         uint64_t *bar) {
-  if (detail::lane_index() == 0) {
-    const int32_t c[2] = {c0, c1};
-    cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_cluster, cuda::ptx::space_global, smem_dst,
-                                    map, c, bar);
-  }
+  detail::load<2>(::ts::detail::lane_index() == 0, smem_dst, map, {c0, c1}, bar);
 }
-
 __device__ __forceinline__ void load_3d(void *smem_dst, const CUtensorMap *map, int c0, int c1,
                                         int c2, uint64_t *bar) {
-  if (detail::lane_index() == 0) {
-    const int32_t c[3] = {c0, c1, c2};
-    cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_cluster, cuda::ptx::space_global, smem_dst,
-                                    map, c, bar);
-  }
+  detail::load<3>(::ts::detail::lane_index() == 0, smem_dst, map, {c0, c1, c2}, bar);
 }
 
 /// Pulls the descriptor into the TMA unit's cache ahead of the first load
 /// (no CCCL wrapper for prefetch.tensormap).
 __device__ __forceinline__ void prefetch_descriptor(const CUtensorMap *map) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  if (detail::lane_index() == 0)
+  if (::ts::detail::lane_index() == 0)
     asm volatile("prefetch.tensormap [%0];\n" : : "l"(map) : "memory");
 #else
   (void)map;

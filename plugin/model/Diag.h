@@ -26,6 +26,7 @@ enum class Check {
   Credit,    ///< ts-credit: credit simulation (blocked ops, imbalance).
   Padding,   ///< ts-padding: the plugin padded a warp group (warning).
   Domain,    ///< ts-domain: assumptions about trip counts (warning).
+  Pressure,  ///< ts-register-pressure: thread work on a tiny budget (warning).
 };
 
 const char *checkFlag(Check C);

@@ -60,12 +60,14 @@ const char *checkFlag(Check C) {
     return "ts-padding";
   case Check::Domain:
     return "ts-domain";
+  case Check::Pressure:
+    return "ts-register-pressure";
   }
   return "ts";
 }
 
 bool checkIsErrorByDefault(Check C) {
-  return C != Check::Padding && C != Check::Domain;
+  return C != Check::Padding && C != Check::Domain && C != Check::Pressure;
 }
 
 std::optional<uint64_t> Domain::constantTrips() const {

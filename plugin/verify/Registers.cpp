@@ -1,5 +1,4 @@
-//===- Registers.cpp - setmaxnreg budgets per warp group
-//--------------------===//
+//===- Registers.cpp - setmaxnreg budgets per warp group -------------------===//
 //
 // setmaxnreg acts on a whole warp group (4 warps), so every warp of a group
 // with a budget must run a task with that same budget, and the budgets of
@@ -219,6 +218,35 @@ void checkRegisters(const Program &P, const Kernel &K, DiagList &Out) {
        "budgets that fit: 1 producer + 2 consumer warp groups = "
        "24/240, 2 producer + 2 consumer = 24/224, 1 producer + 3 "
        "consumer = 24/160");
+}
+
+void checkRegisterPressure(const Program &P, const Kernel &K, DiagList &Out) {
+  for (unsigned TI : K.Tasks) {
+    const Task &T = P.Tasks[TI];
+    if (!T.Regs || T.Padding || *T.Regs >= PressureBudget)
+      continue;
+    // TMA producers only issue copies; threads that move or read stage
+    // data need registers for it.
+    auto Simt = std::find_if(T.Ops.begin(), T.Ops.end(), [&](const Op &O) {
+      PipelineKind Kind = P.Resources[O.Resource].Kind;
+      return O.Kind == OpKind::Work && isPipelined(Kind) &&
+             (O.R == Role::Consumer || Kind == PipelineKind::AsyncAsync);
+    });
+    if (Simt == T.Ops.end())
+      continue;
+    const Resource &Res = P.Resources[Simt->Resource];
+    Diag &D = report(Out, Check::Pressure, Simt->Loc,
+                     "task " + quote(T.Name) + " " +
+                         (Simt->R == Role::Consumer ? "reads" : "writes") +
+                         " stages of " + quote(Res.Name) +
+                         " with threads on a budget of " +
+                         std::to_string(*T.Regs) + " registers");
+    note(D, T.Loc,
+         "a budget this small suits TMA producers; thread copies will spill: "
+         "raise ts::regs to " +
+             std::to_string(PressureBudget) +
+             " or more, or produce the stage with TMA");
+  }
 }
 
 } // namespace ts

@@ -1,5 +1,4 @@
-//===- Verify.cpp - All checks of a kernel
-//----------------------------------===//
+//===- Verify.cpp - All checks of a kernel ---------------------------------===//
 #include "verify/Verify.h"
 
 #include <algorithm>
@@ -12,6 +11,7 @@ VerifyResult verifyKernel(const Program &P, const Kernel &K,
   DiagList &Out = R.Diags;
   checkWarps(P, K, Out);
   checkRegisters(P, K, Out);
+  checkRegisterPressure(P, K, Out);
   size_t StructuralBegin = Out.size();
   checkRoles(P, K, Out);
   checkBracketing(P, K, Out);

@@ -24,6 +24,10 @@ std::vector<unsigned> padWarpGroups(Program &P, Kernel &K, DiagList &Out);
 
 void checkWarps(const Program &P, const Kernel &K, DiagList &Out);
 void checkRegisters(const Program &P, const Kernel &K, DiagList &Out);
+/// A task whose budget is below PressureBudget but that copies or reads
+/// stages with threads (not TMA) will spill: warn (a bug users shipped).
+void checkRegisterPressure(const Program &P, const Kernel &K, DiagList &Out);
+constexpr unsigned PressureBudget = 64;
 void checkRoles(const Program &P, const Kernel &K, DiagList &Out);
 void checkBracketing(const Program &P, const Kernel &K, DiagList &Out);
 void checkGraph(const Program &P, const Kernel &K, DiagList &Out);

@@ -1,6 +1,6 @@
 // setmaxnreg budgets: one value per warp group, a multiple of 8 in [24, 256],
 // and the block's total within the 64K-register file.
-// RUN: %ts_device -fsyntax-only -ferror-limit=0 -Xclang -verify %s
+// RUN: %ts_device -fsyntax-only -ferror-limit=0 -Xclang -plugin-arg-ts -Xclang -Wno-ts-register-pressure -Xclang -verify %s
 #include <ts/ts.h>
 
 struct Params { float *dst; int n; };

@@ -3,11 +3,11 @@
 // -Wno-unknown-warning-option): -Wno-error=ts-credit downgrades the deadlock,
 // -Wno-ts-credit silences it, and the same flags work as plugin arguments;
 // -Werror=ts-padding promotes the padding warning.
-// RUN: %ts_device -fsyntax-only -ferror-limit=0 -Xclang -verify %s
-// RUN: %ts_device -fsyntax-only -ferror-limit=0 -Wno-unknown-warning-option -Wno-error=ts-credit -Xclang -verify=warn %s
-// RUN: %ts_device -fsyntax-only -ferror-limit=0 -Xclang -plugin-arg-ts -Xclang -Wno-error=ts-credit -Xclang -verify=warn %s
-// RUN: %ts_device -fsyntax-only -ferror-limit=0 -Wno-unknown-warning-option -Wno-ts-credit -Wno-ts-padding -Xclang -verify=silent %s
-// RUN: %ts_device -fsyntax-only -ferror-limit=0 -Wno-unknown-warning-option -Wno-ts-credit -Werror=ts-padding -Xclang -verify=promote %s
+// RUN: %ts_device -fsyntax-only -ferror-limit=0 -Xclang -plugin-arg-ts -Xclang -Wno-ts-register-pressure -Xclang -verify %s
+// RUN: %ts_device -fsyntax-only -ferror-limit=0 -Xclang -plugin-arg-ts -Xclang -Wno-ts-register-pressure -Wno-unknown-warning-option -Wno-error=ts-credit -Xclang -verify=warn %s
+// RUN: %ts_device -fsyntax-only -ferror-limit=0 -Xclang -plugin-arg-ts -Xclang -Wno-ts-register-pressure -Xclang -plugin-arg-ts -Xclang -Wno-error=ts-credit -Xclang -verify=warn %s
+// RUN: %ts_device -fsyntax-only -ferror-limit=0 -Xclang -plugin-arg-ts -Xclang -Wno-ts-register-pressure -Wno-unknown-warning-option -Wno-ts-credit -Wno-ts-padding -Xclang -verify=silent %s
+// RUN: %ts_device -fsyntax-only -ferror-limit=0 -Xclang -plugin-arg-ts -Xclang -Wno-ts-register-pressure -Wno-unknown-warning-option -Wno-ts-credit -Werror=ts-padding -Xclang -verify=promote %s
 // silent-no-diagnostics
 #include <ts/ts.h>
 

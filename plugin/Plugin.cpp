@@ -9,6 +9,7 @@
 #include "frontend/Analysis.h"
 #include "frontend/AttrTable.h"
 #include "frontend/DiagEmitter.h"
+#include "lower/Json.h"
 #include "lower/Lower.h"
 #include "lower/Report.h"
 
@@ -30,6 +31,7 @@ struct Options {
   std::string Emit;   ///< Write the rewritten translation unit here.
   std::string Report; ///< "-" for stdout, else a file.
   std::string Dot;    ///< Dependency graph in DOT.
+  std::string Json;   ///< Machine-readable report.
   bool NoRewrite = false;
   std::vector<std::string> WFlags;
 };
@@ -130,6 +132,8 @@ public:
       return;
     if (!O.Report.empty())
       report(Ctx, A);
+    if (!O.Json.empty())
+      writeFile(Ctx.getDiagnostics(), O.Json, json(Ctx, A, Policy));
     if (!O.Dot.empty() && !A.X.P.Kernels.empty()) {
       std::string Dot;
       for (const Kernel &K : A.X.P.Kernels)
@@ -148,6 +152,26 @@ public:
   }
 
 private:
+  std::string json(ASTContext &Ctx, const Analysis &A, const SeverityPolicy &Policy) {
+    const SourceManager &SM = Ctx.getSourceManager();
+    Locator Where = [&](SourceHandle H) -> std::string {
+      PresumedLoc PL = SM.getPresumedLoc(SM.getFileLoc(fromHandle(H)));
+      if (PL.isInvalid())
+        return "";
+      return std::string(PL.getFilename()) + ":" + std::to_string(PL.getLine()) +
+             ":" + std::to_string(PL.getColumn());
+    };
+    auto LevelName = [&](const Diag &D) -> const char * {
+      ts::Level L = Policy.level(D.Group);
+      return L == ts::Level::Error ? "error" : L == ts::Level::Warning ? "warning" : "";
+    };
+    std::string Out = "{\"kernels\":[";
+    for (size_t I = 0; I < A.X.P.Kernels.size(); ++I)
+      Out += (I ? "," : "") + kernelJson(A.X.P, A.X.P.Kernels[I], A.Kernels[I].Layout,
+                                         A.Kernels[I].Verify.Diags, Where, LevelName);
+    return Out + "]}\n";
+  }
+
   void report(ASTContext &Ctx, const Analysis &A) {
     std::string Out;
     for (size_t I = 0; I < A.X.P.Kernels.size(); ++I) {
@@ -190,6 +214,8 @@ public:
         O.Report = A.str();
       else if (A.consume_front("dot="))
         O.Dot = A.str();
+      else if (A.consume_front("json="))
+        O.Json = A.str();
       else if (A == "no-rewrite")
         O.NoRewrite = true;
       else if (A.starts_with("W"))
@@ -199,7 +225,8 @@ public:
         unsigned ID = DE.getCustomDiagID(
             DiagnosticsEngine::Error,
             "libts: unknown plugin argument '%0' (expected -emit=<file>, "
-            "-report[=<file>], -dot=<file>, -no-rewrite or -W<flag>)");
+            "-report[=<file>], -dot=<file>, -json=<file>, -no-rewrite or "
+            "-W<flag>)");
         DE.Report(ID) << A0;
         return false;
       }

@@ -1,0 +1,112 @@
+//===- Json.cpp - Machine-readable kernel report ---------------------------===//
+#include "lower/Json.h"
+#include "lower/Lower.h"
+
+#include <cstdio>
+#include <sstream>
+
+namespace ts {
+namespace {
+
+std::string str(const std::string &S) {
+  std::string Out = "\"";
+  for (unsigned char C : S) {
+    if (C == '"' || C == '\\') {
+      Out += '\\';
+      Out += char(C);
+    } else if (C < 0x20) {
+      char Buf[8];
+      std::snprintf(Buf, sizeof Buf, "\\u%04x", C);
+      Out += Buf;
+    } else {
+      Out += char(C);
+    }
+  }
+  return Out + "\"";
+}
+
+template <class T, class F>
+std::string list(const std::vector<T> &Items, F Each) {
+  std::string Out = "[";
+  for (size_t I = 0; I < Items.size(); ++I)
+    Out += (I ? "," : "") + Each(Items[I]);
+  return Out + "]";
+}
+
+const char *sectionName(Section S) {
+  return S == Section::Head ? "head" : S == Section::Loop ? "loop" : "tail";
+}
+
+const char *guardName(Guard G) {
+  return G == Guard::Always ? "always" : G == Guard::FirstIter ? "first" : "last";
+}
+
+} // namespace
+
+std::string kernelJson(const Program &P, const Kernel &K, const BlockLayout &L,
+                       const DiagList &Findings, const Locator &Where,
+                       const std::function<const char *(const Diag &)> &Level) {
+  auto Name = [&](unsigned R) { return str(P.Resources[R].Name); };
+  std::ostringstream OS;
+  OS << "{\"kernel\":" << str(K.Name) << ",\"threads\":" << blockThreads(P, K)
+     << ",\"smem_bytes\":" << L.DynamicBytes
+     << ",\"smem_capacity\":" << K.SmemCapacity
+     << ",\"baseline_registers\":" << defaultRegisters(blockWarps(P, K));
+  OS << ",\"tasks\":" << list(K.Tasks, [&](unsigned TI) {
+    const Task &T = P.Tasks[TI];
+    std::ostringstream TS;
+    TS << "{\"name\":" << str(T.Name) << ",\"first_warp\":" << T.FirstWarp
+       << ",\"warps\":" << T.NumWarps << ",\"regs\":"
+       << (T.Regs ? std::to_string(*T.Regs) : "null") << ",\"cta\":"
+       << (T.Cta ? std::to_string(*T.Cta) : "null")
+       << ",\"padding\":" << (T.Padding ? "true" : "false")
+       << ",\"consumes\":" << list(T.Consumes, Name)
+       << ",\"produces\":" << list(T.Produces, Name);
+    if (T.Dom.Present)
+      TS << ",\"domain\":[" << str(T.Dom.StartText) << "," << str(T.Dom.EndText)
+         << "," << str(T.Dom.StepText) << "]";
+    TS << ",\"ops\":" << list(T.Ops, [&](const Op &O) {
+      return "{\"op\":" + str(opKindName(O.Kind)) + ",\"resource\":" +
+             Name(O.Resource) + ",\"section\":" + str(sectionName(O.Sec)) +
+             ",\"guard\":" + str(guardName(O.G)) + ",\"at\":" + str(Where(O.Loc)) +
+             "}";
+    });
+    return TS.str() + "}";
+  });
+  OS << ",\"resources\":" << list(kernelResources(P, K), [&](unsigned R) {
+    const Resource &Res = P.Resources[R];
+    std::ostringstream RS;
+    RS << "{\"name\":" << str(Res.Name) << ",\"kind\":"
+       << str(pipelineKindName(Res.Kind)) << ",\"stages\":" << Res.Stages
+       << ",\"payload_bytes\":" << Res.PayloadBytes
+       << ",\"tx_bytes\":" << Res.TxBytes;
+    if (const ResourceLayout *RL = L.find(R))
+      RS << ",\"offset\":" << RL->DataOffset << ",\"stage_stride\":"
+         << RL->StageStride << ",\"align\":" << RL->Align
+         << ",\"full_barriers\":" << RL->FullBarOffset
+         << ",\"empty_barriers\":" << RL->EmptyBarOffset
+         << ",\"full_arrivals\":" << RL->Counts.Full
+         << ",\"empty_arrivals\":" << RL->Counts.Empty;
+    return RS.str() + "}";
+  });
+  OS << ",\"edges\":" << list(deriveEdges(P, K), [&](const Edge &E) {
+    return "[" + Name(E.From) + "," + Name(E.To) + "]";
+  });
+  DiagList Shown;
+  for (const Diag &D : Findings)
+    if (*Level(D))
+      Shown.push_back(D);
+  OS << ",\"findings\":" << list(Shown, [&](const Diag &D) {
+    return "{\"level\":" + str(Level(D)) + ",\"group\":" + str(checkFlag(D.Group)) +
+           ",\"at\":" + str(Where(D.Loc)) + ",\"message\":" + str(D.Message) +
+           ",\"notes\":" + list(D.Notes, [&](const DiagNote &N) {
+             return "{\"at\":" + str(Where(N.Loc)) + ",\"message\":" +
+                    str(N.Message) + "}";
+           }) +
+           "}";
+  });
+  OS << "}";
+  return OS.str();
+}
+
+} // namespace ts

@@ -1,0 +1,30 @@
+//===- Json.h - Machine-readable kernel report ------------------*- C++ -*-===//
+//
+// The same facts as the text report, for tools: tasks with their schedules,
+// resources with layout and derived arrival counts, edges, and findings.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LIBTS_LOWER_JSON_H
+#define LIBTS_LOWER_JSON_H
+
+#include "layout/Layout.h"
+#include "model/Diag.h"
+#include "model/Model.h"
+
+#include <functional>
+#include <string>
+
+namespace ts {
+
+/// Renders a source handle as "file:line:col" (the front end knows how).
+using Locator = std::function<std::string(SourceHandle)>;
+
+/// One JSON object for a kernel. `Level` maps a finding to "error",
+/// "warning" or "" (ignored, left out).
+std::string kernelJson(const Program &P, const Kernel &K, const BlockLayout &L,
+                       const DiagList &Findings, const Locator &Where,
+                       const std::function<const char *(const Diag &)> &Level);
+
+} // namespace ts
+
+#endif

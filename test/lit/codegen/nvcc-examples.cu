@@ -8,3 +8,6 @@
 // RUN: %nvcc -O3 -c %t.reduce.cu -o - -ptx | FileCheck %s
 // CHECK: mbarrier.try_wait.parity
 // CHECK: mbarrier.arrive
+// The GPU regression tests in test/gpu/annotated/ go the same way.
+// RUN: %ts_device -fsyntax-only -Xclang -plugin-arg-ts -Xclang -Wno-ts-padding %src/test/gpu/annotated/tma_multiwarp.cu -Xclang -plugin-arg-ts -Xclang -emit=%t.multiwarp.cu
+// RUN: %nvcc -O3 -c %t.multiwarp.cu -o %t.multiwarp.o

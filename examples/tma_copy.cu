@@ -32,8 +32,13 @@ struct [[ts::resource(ts::tma_async, ts::stages(4))]] Tiles {
 };
 struct [[ts::resource(ts::gmem)]] Out {};
 
-// Producer: one warp; lane 0 arms the stage and issues its TMA load.
-[[ts::task(ts::warps(4, 1), ts::regs(40))]]
+// Producer: one warp; lane 0 arms the stage and issues its TMA load. With
+// -DTMA_PRODUCER_WARPS=2 (a GPU regression test) every warp of a wider task
+// calls load_2d and still only the thread that armed the bytes issues it.
+#ifndef TMA_PRODUCER_WARPS
+#define TMA_PRODUCER_WARPS 1
+#endif
+[[ts::task(ts::warps(4, TMA_PRODUCER_WARPS), ts::regs(40))]]
 __device__ void load(const Params &p, ts::producer<Tiles> tiles) {
   ts::tma::prefetch_descriptor(&p.src);
   for (auto i : ts::domain(blockIdx.x, p.num_tiles, gridDim.x)) {

@@ -8,6 +8,8 @@
 // RUN: %nvcc -O3 -c %t.reduce.cu -o - -ptx | FileCheck %s
 // CHECK: mbarrier.try_wait.parity
 // CHECK: mbarrier.arrive
-// The GPU regression tests in test/gpu/annotated/ go the same way.
-// RUN: %ts_device -fsyntax-only -Xclang -plugin-arg-ts -Xclang -Wno-ts-padding %src/test/gpu/annotated/tma_multiwarp.cu -Xclang -plugin-arg-ts -Xclang -emit=%t.multiwarp.cu
+// The GPU regression test with a two-warp TMA producer task goes the same way.
+// RUN: %ts_device -fsyntax-only -DTMA_PRODUCER_WARPS=2 -Xclang -plugin-arg-ts -Xclang -Wno-ts-padding %src/examples/tma_copy.cu -Xclang -plugin-arg-ts -Xclang -emit=%t.multiwarp.cu
+// RUN: FileCheck %s --check-prefix=MULTI --input-file=%t.multiwarp.cu
+// MULTI: else if (ts_warp >= 4u && ts_warp < 6u) { // load
 // RUN: %nvcc -O3 -c %t.multiwarp.cu -o %t.multiwarp.o

@@ -321,6 +321,11 @@ void Extractor::task(const SeenAttr &A) {
           "make it a plain __device__ function");
     return;
   }
+  if (FD->isVariadic()) {
+    error(FD->getLocation(), "task '" + T.Name + "' is variadic",
+          "list the parameters the task takes; they bind to kernel parameters by name");
+    return;
+  }
   if (!Def->hasAttr<CUDADeviceAttr>())
     error(FD->getLocation(), "task '" + T.Name + "' is not a __device__ function",
           "declare it '__device__ void " + T.Name + "(...)'");
@@ -427,6 +432,11 @@ void Extractor::kernel(const SeenAttr &A) {
   if (isa<CXXMethodDecl>(FD) || FD->getTemplatedKind() != FunctionDecl::TK_NonTemplate) {
     error(FD->getLocation(), "ts::kernel '" + K.Name + "' must be a non-template free function",
           "declare it at namespace scope");
+    Ok = false;
+  }
+  if (FD->isVariadic()) {
+    error(FD->getLocation(), "ts::kernel '" + K.Name + "' is variadic",
+          "a __global__ function takes a fixed parameter list");
     Ok = false;
   }
   KernelSource KS;

@@ -105,24 +105,21 @@ public:
   }
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
-    std::vector<SeenAttr> Attrs = std::move(seenAttrs());
-    seenAttrs().clear();
-    seenAttrs() = Attrs; // analyze() reads the table
+    // The attribute table belongs to this parse alone.
+    struct ClearTable {
+      ~ClearTable() { seenAttrs().clear(); }
+    } Clear;
     bool Generated = CI.getPreprocessor().isMacroDefined("__LIBTS_GENERATED__");
     SeverityPolicy Policy = policyFor(CI, O);
     if (Nested) {
       if (!Ctx.getDiagnostics().hasErrorOccurred() && !Generated)
         Nested->Rewritten = rewriteMainFile(Ctx, analyze(Ctx, false, Policy));
-      seenAttrs().clear();
       return;
     }
     // Clang's own errors leave the AST incomplete: report those alone.
-    if (Ctx.getDiagnostics().hasErrorOccurred()) {
-      seenAttrs().clear();
+    if (Ctx.getDiagnostics().hasErrorOccurred())
       return;
-    }
     Analysis A = analyze(Ctx, Generated, Policy);
-    seenAttrs().clear();
     bool Quiet = isSecondJob(CI);
     DiagEmitter Emitter(Ctx.getDiagnostics(), Policy);
     for (const Diag &D : A.Diags)
@@ -131,7 +128,7 @@ public:
     if (!A.SyntaxOk || Quiet)
       return;
     if (!O.Report.empty())
-      report(Ctx, A);
+      report(Ctx, A, Policy);
     if (!O.Json.empty())
       writeFile(Ctx.getDiagnostics(), O.Json, json(Ctx, A, Policy));
     if (!O.Dot.empty() && !A.X.P.Kernels.empty()) {
@@ -172,17 +169,16 @@ private:
     return Out + "]}\n";
   }
 
-  void report(ASTContext &Ctx, const Analysis &A) {
+  void report(ASTContext &Ctx, const Analysis &A, const SeverityPolicy &Policy) {
     std::string Out;
     for (size_t I = 0; I < A.X.P.Kernels.size(); ++I) {
       const KernelAnalysis &KA = A.Kernels[I];
-      const Kernel &K = A.X.P.Kernels[I];
       unsigned E = 0, W = 0;
-      SeverityPolicy Policy = policyFor(CI, O);
       for (const Diag &D : KA.Verify.Diags) {
         E += Policy.level(D.Group) == Level::Error;
         W += Policy.level(D.Group) == Level::Warning;
       }
+      const Kernel &K = A.X.P.Kernels[I];
       Out += kernelReport(A.X.P, K, KA.Layout,
                           scheduleTable(A.X.P, K, KA.Verify.Sim), E, W,
                           KA.TripsChecked);

@@ -27,9 +27,13 @@ for src in examples/*.cu; do
   fi
   echo "-- emitted build/emitted/$name.cu and build/emitted/$name.ptx ($(grep -c 'mbarrier' "build/emitted/$name.ptx") mbarrier instructions)"
   if command -v nvcc >/dev/null; then
-    if nvcc -std=c++17 -arch=sm_90a -O3 -I include -c "build/emitted/$name.cu" -o "build/emitted/$name.o"; then
-      echo "-- nvcc 13 compiled build/emitted/$name.cu for sm_90a"
+    if nvcc -std=c++17 -arch=sm_90a -O3 -I include -c "build/emitted/$name.cu" \
+        -o "build/emitted/$name.o" -Xptxas -v 2> "build/emitted/$name.ptxas.log"; then
+      echo "-- nvcc 13 compiled build/emitted/$name.cu for sm_90a:" \
+        "$(grep -o 'Used [0-9]* registers' "build/emitted/$name.ptxas.log" | head -n 1)," \
+        "$(grep -o '[0-9]* bytes spill stores' "build/emitted/$name.ptxas.log" | head -n 1)"
     else
+      cat "build/emitted/$name.ptxas.log"
       echo "FAILED: nvcc could not compile build/emitted/$name.cu"; status=1
     fi
   fi

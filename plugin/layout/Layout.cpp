@@ -1,4 +1,4 @@
-//===- Layout.cpp - Shared-memory and barrier layout ------------------------===//
+//===- Layout.cpp - Shared-memory and barrier layout ----------------------===//
 //
 // Payload stages are bump-allocated largest alignment first so that padding
 // only appears between alignment classes; barriers follow the payload, eight

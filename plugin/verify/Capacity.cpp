@@ -1,4 +1,4 @@
-//===- Capacity.cpp - Shared-memory capacity --------------------------------===//
+//===- Capacity.cpp - Shared-memory capacity ------------------------------===//
 //
 // The launch size (data, barriers and base-alignment slack) must fit the
 // target's dynamic shared memory, or the launch fails at run time.

@@ -1,4 +1,4 @@
-//===- Credit.cpp - Linear credit simulation --------------------------------===//
+//===- Credit.cpp - Linear credit simulation ------------------------------===//
 //
 // Each task's ops are unrolled for a trip count and run round-robin against
 // per-task stage counters (reference 10.5). Every producer task fills every

@@ -1,4 +1,4 @@
-//===- Graph.cpp - Declared dependency edges --------------------------------===//
+//===- Graph.cpp - Declared dependency edges ------------------------------===//
 //
 // A declared edge documents that some task turns one resource into another;
 // an edge no task realises is a stale or mistyped declaration.

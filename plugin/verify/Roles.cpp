@@ -1,4 +1,4 @@
-//===- Roles.cpp - Producer/consumer roles ----------------------------------===//
+//===- Roles.cpp - Producer/consumer roles --------------------------------===//
 //
 // A handle's role decides which pipeline calls are legal on it, and every
 // pipelined resource needs both sides or its barriers never complete.

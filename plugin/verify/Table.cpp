@@ -1,4 +1,4 @@
-//===- Table.cpp - Schedule table of a credit simulation --------------------===//
+//===- Table.cpp - Schedule table of a credit simulation ------------------===//
 //
 // One column per task, one row per simulation step: what each task executed
 // side by side, and where the tasks stood at a deadlock.

@@ -1,4 +1,4 @@
-//===- Warps.cpp - Warp ranges of a kernel's tasks --------------------------===//
+//===- Warps.cpp - Warp ranges of a kernel's tasks ------------------------===//
 //
 // Every task owns a disjoint range of warps and the block must fit the
 // 1024-thread limit; the generated dispatch relies on both.

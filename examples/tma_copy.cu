@@ -26,8 +26,17 @@ struct Params {
   int num_tiles;
 };
 
+// Shape knobs (-D...) for tuning runs; the defaults are the measured example.
+#ifndef TMA_STAGES
+#define TMA_STAGES 4
+#endif
+#ifndef TMA_CONSUMER_WARPS
+#define TMA_CONSUMER_WARPS 4
+#endif
+constexpr int kConsumerThreads = 32 * TMA_CONSUMER_WARPS;
+
 // 32 KiB per stage; TMA writes the box row-major, exactly this layout.
-struct [[ts::resource(ts::tma_async, ts::stages(4))]] Tiles {
+struct [[ts::resource(ts::tma_async, ts::stages(TMA_STAGES))]] Tiles {
   float v[kTileRows][kTileCols];
 };
 struct [[ts::resource(ts::gmem)]] Out {};
@@ -38,7 +47,7 @@ struct [[ts::resource(ts::gmem)]] Out {};
 #ifndef TMA_PRODUCER_WARPS
 #define TMA_PRODUCER_WARPS 1
 #endif
-[[ts::task(ts::warps(4, TMA_PRODUCER_WARPS), ts::regs(40))]]
+[[ts::task(ts::warps(TMA_CONSUMER_WARPS, TMA_PRODUCER_WARPS), ts::regs(40))]]
 __device__ void load(const Params &p, ts::producer<Tiles> tiles) {
   ts::tma::prefetch_descriptor(&p.src);
   for (auto i : ts::domain(blockIdx.x, p.num_tiles, gridDim.x)) {
@@ -50,23 +59,23 @@ __device__ void load(const Params &p, ts::producer<Tiles> tiles) {
 }
 
 // Consumers: four warps (threads 0-127), 16 float4 per thread per tile.
-[[ts::task(ts::warps(0, 4), ts::regs(232))]]
+[[ts::task(ts::warps(0, TMA_CONSUMER_WARPS), ts::regs(232))]]
 __device__ void store(const Params &p, ts::consumer<Tiles> tiles, ts::producer<Out>) {
-  constexpr int kVecs = kTileRows * kTileCols / 4 / 128;
+  constexpr int kVecs = kTileRows * kTileCols / 4 / kConsumerThreads;
   const int t = threadIdx.x;
   for (auto i : ts::domain(blockIdx.x, p.num_tiles, gridDim.x)) {
     auto s = tiles.wait();
     float4 r[kVecs];
 #pragma unroll
     for (int k = 0; k < kVecs; ++k) { // consecutive threads, consecutive 16 B: no bank conflicts
-      const int idx = t + 128 * k;
+      const int idx = t + kConsumerThreads * k;
       r[k] = reinterpret_cast<const float4 *>(s->v[idx / 32])[idx % 32];
     }
     tiles.release(s); // the tile is in registers: let TMA refill the stage now
     float *dst = p.dst + size_t(i / p.tiles_x) * kTileRows * kCols + (i % p.tiles_x) * kTileCols;
 #pragma unroll
     for (int k = 0; k < kVecs; ++k) {
-      const int idx = t + 128 * k;
+      const int idx = t + kConsumerThreads * k;
       reinterpret_cast<float4 *>(dst + size_t(idx / 32) * kCols)[idx % 32] = r[k];
     }
   }

@@ -71,7 +71,6 @@ public:
     OS << "__global__ void __launch_bounds__(" << Threads << ", 1) " << KS.Name
        << "(" << KS.ParamsText << ") {\n";
     prologue();
-    registers();
     branches();
     OS << "}\n";
     if (!KS.Scopes.empty())
@@ -120,10 +119,19 @@ private:
     }
   }
 
-  void registers() {
+  /// Consecutive warp groups with one register budget: setmaxnreg sits
+  /// at the top of the region's branch, so ptxas bounds each task's
+  /// registers by its own budget only (a budget applied in a separate
+  /// branch would bound every task after the merge).
+  struct Region {
+    unsigned First = 0, End = 0; ///< Warps.
+    std::optional<unsigned> Budget;
+    std::vector<unsigned> Tasks; ///< Non-padding, in warp order.
+  };
+
+  std::vector<Region> regions() {
     unsigned Warps = blockWarps(P, K);
-    unsigned Base = defaultRegisters(Warps);
-    bool First = true;
+    std::vector<Region> Out;
     for (unsigned G = 0; G * 4 < Warps; ++G) {
       std::optional<unsigned> Budget;
       for (unsigned TI : K.Tasks) {
@@ -131,16 +139,12 @@ private:
         if (T.Regs && T.FirstWarp < 4 * G + 4 && T.endWarp() > 4 * G)
           Budget = T.Regs;
       }
-      if (!Budget || *Budget == Base)
-        continue;
-      OS << (First ? "  if" : "  else if") << " (" << warpTest(4 * G, 4 * G + 4)
-         << ") ::ts::detail::setmaxnreg_"
-         << (*Budget > Base ? "inc" : "dec") << "<" << *Budget << ">();\n";
-      First = false;
+      unsigned End = std::min(4 * G + 4, Warps);
+      if (!Out.empty() && Out.back().Budget == Budget)
+        Out.back().End = End;
+      else
+        Out.push_back({4 * G, End, Budget, {}});
     }
-  }
-
-  void branches() {
     std::vector<unsigned> Order;
     for (unsigned TI : K.Tasks)
       if (!P.Tasks[TI].Padding)
@@ -148,52 +152,106 @@ private:
     std::stable_sort(Order.begin(), Order.end(), [&](unsigned A, unsigned B) {
       return P.Tasks[A].FirstWarp < P.Tasks[B].FirstWarp;
     });
+    for (unsigned TI : Order)
+      for (Region &R : Out)
+        if (P.Tasks[TI].FirstWarp >= R.First && P.Tasks[TI].FirstWarp < R.End)
+          R.Tasks.push_back(TI);
+    return Out;
+  }
+
+  void branches() {
+    unsigned Base = defaultRegisters(blockWarps(P, K));
+    std::vector<Region> Rs = regions();
+    // Without budgets the task branches stand alone.
+    bool Flat = std::none_of(Rs.begin(), Rs.end(), [&](const Region &R) {
+      return R.Budget && *R.Budget != Base;
+    });
+    if (Flat) {
+      bool First = true;
+      for (const Region &R : Rs)
+        for (unsigned TI : R.Tasks) {
+          task(TI, First ? "  if" : "  else if", "  ");
+          First = false;
+        }
+      return;
+    }
     bool First = true;
-    for (unsigned TI : Order) {
-      const Task &T = P.Tasks[TI];
-      OS << (First ? "  if" : "  else if") << " (" << warpTest(T.FirstWarp, T.endWarp())
-         << ") { // " << T.Name << "\n";
+    for (const Region &R : Rs) {
+      bool Sets = R.Budget && *R.Budget != Base;
+      if (!Sets && R.Tasks.empty())
+        continue;
+      OS << (First ? "  if" : "  else if") << " (" << warpTest(R.First, R.End)
+         << ") { // warps [" << R.First << ", " << R.End << ")";
+      if (R.Budget)
+        OS << ": " << *R.Budget << " registers";
+      OS << "\n";
       First = false;
-      std::vector<std::string> Args, Drains;
-      for (const TaskParam &TP : T.Params) {
-        if (TP.K == TaskParam::Kind::Value) {
-          Args.push_back(TP.Name);
-          continue;
-        }
-        const Resource &Res = P.Resources[TP.Resource];
-        std::string Handle = std::string("::ts::") +
-                             (TP.R == Role::Producer ? "producer<" : "consumer<") +
-                             Res.TypeName + ">";
-        const ResourceLayout *RL = L.find(TP.Resource);
-        if (!RL) {
-          Args.push_back(Handle + "()");
-          continue;
-        }
-        std::string Cur = "ts_cur_" + std::to_string(TP.Resource);
-        std::string Pipe = "ts_pipe_" + std::to_string(TP.Resource);
-        OS << "    ::ts::detail::cursor " << Cur << "{0u, "
-           << (TP.R == Role::Producer ? RL->ProducerStartPhase
-                                      : RL->ConsumerStartPhase)
-           << "u};\n";
-        if (TP.R == Role::Producer) {
-          Args.push_back(Handle + "(" + Pipe + ", " + Cur + ", ts_warp == " +
-                         std::to_string(T.FirstWarp) + "u)");
-          Drains.push_back("::ts::detail::producer_drain(" + Pipe + ", " + Cur + ");");
-        } else {
-          Args.push_back(Handle + "(" + Pipe + ", " + Cur + ")");
-        }
+      if (Sets)
+        OS << "    ::ts::detail::setmaxnreg_" << (*R.Budget > Base ? "inc" : "dec")
+           << "<" << *R.Budget << ">();\n";
+      bool FirstTask = true;
+      for (unsigned TI : R.Tasks) {
+        const Task &T = P.Tasks[TI];
+        bool Whole = T.FirstWarp == R.First && T.endWarp() == R.End;
+        task(TI, Whole ? "" : FirstTask ? "    if" : "    else if", "    ");
+        FirstTask = false;
       }
-      OS << "    ";
-      if (T.Cta)
-        OS << "if (::ts::detail::cta_rank() == " << *T.Cta << "u) ";
-      OS << Tasks[TI].QualifiedName << "(";
-      for (size_t I = 0; I < Args.size(); ++I)
-        OS << (I ? ", " : "") << Args[I];
-      OS << ");\n";
-      for (const std::string &D : Drains)
-        OS << "    " << D << "\n";
       OS << "  }\n";
     }
+  }
+
+  /// One task call with its cursors and drains. `Keyword` opens a branch on
+  /// the task's warps ("" when the enclosing region is exactly the task).
+  void task(unsigned TI, const std::string &Keyword, const std::string &Indent) {
+    const Task &T = P.Tasks[TI];
+    std::string In = Indent;
+    if (!Keyword.empty()) {
+      OS << Keyword << " (" << warpTest(T.FirstWarp, T.endWarp()) << ") { // "
+         << T.Name << "\n";
+      In += "  ";
+    } else {
+      OS << In << "// " << T.Name << "\n";
+    }
+    std::vector<std::string> Args, Drains;
+    for (const TaskParam &TP : T.Params) {
+      if (TP.K == TaskParam::Kind::Value) {
+        Args.push_back(TP.Name);
+        continue;
+      }
+      const Resource &Res = P.Resources[TP.Resource];
+      std::string Handle = std::string("::ts::") +
+                           (TP.R == Role::Producer ? "producer<" : "consumer<") +
+                           Res.TypeName + ">";
+      const ResourceLayout *RL = L.find(TP.Resource);
+      if (!RL) {
+        Args.push_back(Handle + "()");
+        continue;
+      }
+      std::string Cur = "ts_cur_" + std::to_string(TP.Resource);
+      std::string Pipe = "ts_pipe_" + std::to_string(TP.Resource);
+      OS << In << "::ts::detail::cursor " << Cur << "{0u, "
+         << (TP.R == Role::Producer ? RL->ProducerStartPhase
+                                    : RL->ConsumerStartPhase)
+         << "u};\n";
+      if (TP.R == Role::Producer) {
+        Args.push_back(Handle + "(" + Pipe + ", " + Cur + ", ts_warp == " +
+                       std::to_string(T.FirstWarp) + "u)");
+        Drains.push_back("::ts::detail::producer_drain(" + Pipe + ", " + Cur + ");");
+      } else {
+        Args.push_back(Handle + "(" + Pipe + ", " + Cur + ")");
+      }
+    }
+    OS << In;
+    if (T.Cta)
+      OS << "if (::ts::detail::cta_rank() == " << *T.Cta << "u) ";
+    OS << Tasks[TI].QualifiedName << "(";
+    for (size_t I = 0; I < Args.size(); ++I)
+      OS << (I ? ", " : "") << Args[I];
+    OS << ");\n";
+    for (const std::string &D : Drains)
+      OS << In << D << "\n";
+    if (!Keyword.empty())
+      OS << Indent << "}\n";
   }
 
   const Program &P;

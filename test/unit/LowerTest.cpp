@@ -48,25 +48,64 @@ TEST(Lower, BarrierInitUsesDerivedCounts) {
   EXPECT_NE(S.find("__global__ void __launch_bounds__(256, 1) copy(const Params p) {"), std::string::npos);
 }
 
-TEST(Lower, OneSetmaxnregPerWarpGroup) {
+TEST(Lower, SetmaxnregOpensEachRegisterRegion) {
   Copy C;
   std::string S = C.lower();
-  EXPECT_NE(S.find("  if (ts_warp < 4u) ::ts::detail::setmaxnreg_dec<232>();\n"
-                   "  else if (ts_warp >= 4u && ts_warp < 8u) ::ts::detail::setmaxnreg_dec<40>();\n"),
+  EXPECT_NE(S.find("  if (ts_warp < 4u) { // warps [0, 4): 232 registers\n"
+                   "    ::ts::detail::setmaxnreg_dec<232>();\n"),
             std::string::npos) << S;
+  EXPECT_NE(S.find("  else if (ts_warp >= 4u && ts_warp < 8u) { // warps [4, 8): 40 registers\n"
+                   "    ::ts::detail::setmaxnreg_dec<40>();\n"),
+            std::string::npos) << S;
+}
+
+TEST(Lower, GroupsWithOneBudgetShareARegion) {
+  Builder B;
+  unsigned T = B.tma("Tiles", 2, 4096);
+  B.task("cons", 0, 8).regs(232).consumes(T).loop(std::nullopt).body().drain(T);
+  B.task("prod", 8, 1).regs(40).produces(T).loop(std::nullopt).body().fill(T);
+  DiagList D;
+  padWarpGroups(B.P, B.kernel(), D);
+  KernelSource KS{"k", "::k", "int n", {"n"}, {}};
+  std::vector<TaskSource> Src(B.P.Tasks.size(), TaskSource{"::t"});
+  Src[0] = {"::cons"};
+  Src[1] = {"::prod"};
+  std::string S = lowerKernel(B.P, B.kernel(), computeLayout(B.P, B.kernel()), KS, Src);
+  // 12 warps: baseline 168, so consumers increase and the producer decreases.
+  EXPECT_NE(S.find("  if (ts_warp < 8u) { // warps [0, 8): 232 registers\n"
+                   "    ::ts::detail::setmaxnreg_inc<232>();\n"
+                   "    // cons\n"),
+            std::string::npos) << S;
+  EXPECT_NE(S.find("  else if (ts_warp >= 8u && ts_warp < 12u) { // warps [8, 12): 40 registers\n"
+                   "    ::ts::detail::setmaxnreg_dec<40>();\n"
+                   "    if (ts_warp >= 8u && ts_warp < 9u) { // prod\n"),
+            std::string::npos) << S;
+}
+
+TEST(Lower, WithoutBudgetsTaskBranchesStandAlone) {
+  Builder B;
+  unsigned T = B.tma("Tiles", 2, 4096);
+  B.task("cons", 0, 4).consumes(T).loop(std::nullopt).body().drain(T);
+  B.task("prod", 4, 1).produces(T).loop(std::nullopt).body().fill(T);
+  KernelSource KS{"k", "::k", "int n", {"n"}, {}};
+  std::vector<TaskSource> Src{{"::cons"}, {"::prod"}};
+  std::string S = lowerKernel(B.P, B.kernel(), computeLayout(B.P, B.kernel()), KS, Src);
+  EXPECT_NE(S.find("  if (ts_warp < 4u) { // cons\n"), std::string::npos) << S;
+  EXPECT_NE(S.find("  else if (ts_warp >= 4u && ts_warp < 5u) { // prod\n"), std::string::npos) << S;
+  EXPECT_EQ(S.find("setmaxnreg"), std::string::npos) << S;
 }
 
 TEST(Lower, BranchesInWarpOrderWithCursorsAndDrain) {
   Copy C;
   std::string S = C.lower();
-  size_t Store = S.find("if (ts_warp < 4u) { // store");
-  size_t Load = S.find("else if (ts_warp >= 4u && ts_warp < 5u) { // load");
+  size_t Store = S.find("// store");
+  size_t Load = S.find("if (ts_warp >= 4u && ts_warp < 5u) { // load");
   ASSERT_NE(Store, std::string::npos) << S;
   ASSERT_NE(Load, std::string::npos) << S;
   EXPECT_LT(Store, Load);
   // Consumers wait for parity 0, producers for parity 1 (the phase "before").
   EXPECT_NE(S.find("cursor ts_cur_0{0u, 0u};\n    ::store(::ts::consumer<::Tiles>(ts_pipe_0, ts_cur_0), ::ts::producer<::Out>());"), std::string::npos) << S;
-  EXPECT_NE(S.find("cursor ts_cur_0{0u, 1u};\n    ::load(::ts::producer<::Tiles>(ts_pipe_0, ts_cur_0, ts_warp == 4u));\n    ::ts::detail::producer_drain(ts_pipe_0, ts_cur_0);"), std::string::npos) << S;
+  EXPECT_NE(S.find("cursor ts_cur_0{0u, 1u};\n      ::load(::ts::producer<::Tiles>(ts_pipe_0, ts_cur_0, ts_warp == 4u));\n      ::ts::detail::producer_drain(ts_pipe_0, ts_cur_0);"), std::string::npos) << S;
   // The padding task gets no branch of its own.
   EXPECT_EQ(S.find("__ts_padding"), std::string::npos);
 }

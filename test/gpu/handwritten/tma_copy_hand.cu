@@ -200,14 +200,16 @@ __global__ void __launch_bounds__(256, 1) tma_copy(const __grid_constant__ Param
   __syncthreads();
   const ::ts::detail::pipe ts_pipe_0{ts_smem + 0, 32768u, 4u, ts_bar + 0, ts_bar + 4,
                                      32768u, ::ts::pipeline_kind::tma_async};
-  if (ts_warp < 4u) ::ts::detail::setmaxnreg_dec<232>();       // one per warp group
-  else if (ts_warp < 8u) ::ts::detail::setmaxnreg_dec<40>();   // warps 5-7: padding
-  if (ts_warp >= 0u && ts_warp < 4u) {
+  if (ts_warp < 4u) {                                           // consumer warp group
+    ::ts::detail::setmaxnreg_dec<232>();
     ::ts::detail::cursor ts_cur_0{0u, 0u};                      // consumer: parity 0
     store(p, ::ts::consumer<::Tiles>(ts_pipe_0, ts_cur_0), ::ts::producer<::Out>());
-  } else if (ts_warp >= 4u && ts_warp < 5u) {
-    ::ts::detail::cursor ts_cur_1{0u, 1u};                      // producer: parity 1
-    load(p, ::ts::producer<::Tiles>(ts_pipe_0, ts_cur_1, ts_warp == 4u));
-    ::ts::detail::producer_drain(ts_pipe_0, ts_cur_1);
+  } else if (ts_warp < 8u) {                                    // producer warp group
+    ::ts::detail::setmaxnreg_dec<40>();                         // warps 5-7: padding
+    if (ts_warp == 4u) {
+      ::ts::detail::cursor ts_cur_1{0u, 1u};                    // producer: parity 1
+      load(p, ::ts::producer<::Tiles>(ts_pipe_0, ts_cur_1, true));
+      ::ts::detail::producer_drain(ts_pipe_0, ts_cur_1);
+    }
   }
 }

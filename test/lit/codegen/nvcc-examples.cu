@@ -11,5 +11,5 @@
 // The GPU regression test with a two-warp TMA producer task goes the same way.
 // RUN: %ts_device -fsyntax-only -DTMA_PRODUCER_WARPS=2 -Xclang -plugin-arg-ts -Xclang -Wno-ts-padding %src/examples/tma_copy.cu -Xclang -plugin-arg-ts -Xclang -emit=%t.multiwarp.cu
 // RUN: FileCheck %s --check-prefix=MULTI --input-file=%t.multiwarp.cu
-// MULTI: else if (ts_warp >= 4u && ts_warp < 6u) { // load
+// MULTI: if (ts_warp >= 4u && ts_warp < 6u) { // load
 // RUN: %nvcc -O3 -c %t.multiwarp.cu -o %t.multiwarp.o

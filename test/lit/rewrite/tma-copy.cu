@@ -49,16 +49,21 @@ __device__ void store(const Params &p, ts::consumer<Tiles> tiles, ts::producer<O
 // CHECK-NEXT:   }
 // CHECK-NEXT:   __syncthreads();
 // CHECK-NEXT:   const ::ts::detail::pipe ts_pipe_0{ts_smem + 0, 4096u, 3u, reinterpret_cast<::uint64_t *>(ts_smem + 12288), reinterpret_cast<::uint64_t *>(ts_smem + 12312), 4096u, ::ts::pipeline_kind::tma_async}; // Tiles
-// Baseline for 8 warps is 256 registers: both groups decrease.
-// CHECK-NEXT:   if (ts_warp < 4u) ::ts::detail::setmaxnreg_dec<232>();
-// CHECK-NEXT:   else if (ts_warp >= 4u && ts_warp < 8u) ::ts::detail::setmaxnreg_dec<40>();
-// CHECK-NEXT:   if (ts_warp < 4u) { // store
+// One branch per register region, setmaxnreg first in it (baseline for 8
+// warps is 256 registers: both regions decrease), then the region's tasks.
+// CHECK-NEXT:   if (ts_warp < 4u) { // warps [0, 4): 232 registers
+// CHECK-NEXT:     ::ts::detail::setmaxnreg_dec<232>();
+// CHECK-NEXT:     // store
 // CHECK-NEXT:     ::ts::detail::cursor ts_cur_0{0u, 0u};
 // CHECK-NEXT:     ::store(p, ::ts::consumer<::Tiles>(ts_pipe_0, ts_cur_0), ::ts::producer<::Out>());
 // CHECK-NEXT:   }
-// CHECK-NEXT:   else if (ts_warp >= 4u && ts_warp < 5u) { // load
-// CHECK-NEXT:     ::ts::detail::cursor ts_cur_0{0u, 1u};
-// CHECK-NEXT:     ::load(p, ::ts::producer<::Tiles>(ts_pipe_0, ts_cur_0, ts_warp == 4u));
-// CHECK-NEXT:     ::ts::detail::producer_drain(ts_pipe_0, ts_cur_0);
+// The padding warps 5-7 enter the region, lower their budget, and leave.
+// CHECK-NEXT:   else if (ts_warp >= 4u && ts_warp < 8u) { // warps [4, 8): 40 registers
+// CHECK-NEXT:     ::ts::detail::setmaxnreg_dec<40>();
+// CHECK-NEXT:     if (ts_warp >= 4u && ts_warp < 5u) { // load
+// CHECK-NEXT:       ::ts::detail::cursor ts_cur_0{0u, 1u};
+// CHECK-NEXT:       ::load(p, ::ts::producer<::Tiles>(ts_pipe_0, ts_cur_0, ts_warp == 4u));
+// CHECK-NEXT:       ::ts::detail::producer_drain(ts_pipe_0, ts_cur_0);
+// CHECK-NEXT:     }
 // CHECK-NEXT:   }
 // CHECK-NEXT: }

@@ -19,6 +19,7 @@
 #include "clang/Frontend/FrontendActions.h"
 #include "clang/Frontend/FrontendPluginRegistry.h"
 #include "clang/Lex/Preprocessor.h"
+#include "clang/Lex/PreprocessorOptions.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -113,7 +114,8 @@ public:
     SeverityPolicy Policy = policyFor(CI, O);
     if (Nested) {
       if (!Ctx.getDiagnostics().hasErrorOccurred() && !Generated)
-        Nested->Rewritten = rewriteMainFile(Ctx, analyze(Ctx, false, Policy));
+        Nested->Rewritten = rewriteMainFile(Ctx, analyze(Ctx, false, Policy),
+                                            CI.getPreprocessorOpts().Macros);
       return;
     }
     // Clang's own errors leave the AST incomplete: report those alone.
@@ -142,7 +144,7 @@ public:
     if (!O.Emit.empty()) {
       const SourceManager &SM = Ctx.getSourceManager();
       std::string Text = Generated ? SM.getBufferData(SM.getMainFileID()).str()
-                                   : rewriteMainFile(Ctx, A);
+                                   : rewriteMainFile(Ctx, A, CI.getPreprocessorOpts().Macros);
       if (!Text.empty())
         writeFile(Ctx.getDiagnostics(), O.Emit, Text);
     }

@@ -3,6 +3,7 @@
 #include "lower/Lower.h"
 
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/StringExtras.h"
 
 #include <algorithm>
 
@@ -55,7 +56,31 @@ static std::string quoted(llvm::StringRef S) {
   return Out + "\"";
 }
 
-std::string rewriteMainFile(ASTContext &Ctx, const Analysis &A) {
+/// "#define N V" / "#undef N" lines for the command line's macros.
+static std::string restateMacros(
+    const std::vector<std::pair<std::string, bool>> &Macros) {
+  std::string Out;
+  for (const auto &[Spec, IsUndef] : Macros) {
+    llvm::StringRef Name = llvm::StringRef(Spec).split('=').first;
+    // Reserved names come from the driver (and may differ between jobs).
+    if (Name.starts_with("__") ||
+        (Name.size() > 1 && Name[0] == '_' && llvm::isUpper(Name[1])))
+      continue;
+    if (IsUndef) {
+      Out += "#undef " + Name.str() + "\n";
+      continue;
+    }
+    size_t Eq = Spec.find('=');
+    Out += "#define " + Name.str() + " " +
+           (Eq == std::string::npos ? std::string("1") : Spec.substr(Eq + 1)) +
+           "\n";
+  }
+  return Out;
+}
+
+std::string
+rewriteMainFile(ASTContext &Ctx, const Analysis &A,
+                const std::vector<std::pair<std::string, bool>> &Macros) {
   if (A.Errors || A.X.P.Kernels.empty())
     return "";
   const SourceManager &SM = Ctx.getSourceManager();
@@ -87,7 +112,11 @@ std::string rewriteMainFile(ASTContext &Ctx, const Analysis &A) {
   std::stable_sort(Inserts.begin(), Inserts.end(),
                    [](const auto &X, const auto &Y) { return X.first < Y.first; });
 
-  std::string Out = "#define __LIBTS_GENERATED__ 1\n#line 1 " + quoted(Name) + "\n";
+  // Restating -D/-U makes the emitted file self-contained: compiling it
+  // with different values is an incompatible redefinition, not a kernel
+  // silently laid out for other shapes.
+  std::string Out = "#define __LIBTS_GENERATED__ 1\n" + restateMacros(Macros) +
+                    "#line 1 " + quoted(Name) + "\n";
   unsigned Pos = 0;
   for (const auto &[Off, Str] : Inserts) {
     Out += Text.substr(Pos, Off - Pos).str();

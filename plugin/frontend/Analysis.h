@@ -34,8 +34,12 @@ Analysis analyze(clang::ASTContext &Ctx, bool GeneratedMode,
                  const SeverityPolicy &Policy);
 
 /// The rewritten main file (see docs/generated-code.md), or "" when the
-/// analysis has errors or nothing to generate.
-std::string rewriteMainFile(clang::ASTContext &Ctx, const Analysis &A);
+/// analysis has errors or nothing to generate. `Macros` are the command
+/// line's -D/-U (clang's PreprocessorOptions form: "N=V", isUndef); the
+/// rewrite restates them, since its layout was computed under them.
+std::string
+rewriteMainFile(clang::ASTContext &Ctx, const Analysis &A,
+                const std::vector<std::pair<std::string, bool>> &Macros);
 
 } // namespace ts
 

@@ -591,8 +591,15 @@ void Extractor::kernel(const SeenAttr &A) {
   SourceLocation Semi = Lexer::findLocationAfterToken(
       FD->getEndLoc(), tok::semi, SM, Ctx.getLangOpts(), false);
   if (Semi.isInvalid() || !Semi.isFileID()) {
-    error(FD->getEndLoc(), "cannot find the ';' ending kernel '" + K.Name + "'",
-          "end the declaration with ';' outside any macro");
+    std::optional<Token> Next =
+        Lexer::findNextToken(FD->getEndLoc(), SM, Ctx.getLangOpts());
+    if (Next && Next->is(tok::comma))
+      error(Next->getLocation(),
+            "ts::kernel '" + K.Name + "' shares its declaration with another declarator",
+            "declare the kernel on its own: '__global__ void " + K.Name + "(...);'");
+    else
+      error(FD->getEndLoc(), "cannot find the ';' ending kernel '" + K.Name + "'",
+            "end the declaration with ';' outside any macro");
     return;
   }
   X.KernelSemi.push_back(Semi);

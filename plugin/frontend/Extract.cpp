@@ -556,8 +556,16 @@ void Extractor::kernel(const SeenAttr &A) {
     } else if (!E) {
       error(L, "'" + Arg.Spelling + "' is not a task function",
             "list task functions, ts::edge<Upstream, Downstream> or ts::smem_capacity(bytes)");
-    } else if (isa<UnresolvedLookupExpr>(E->IgnoreParenImpCasts())) {
-      error(L, "task name is ambiguous", "tasks must not be overloaded");
+    } else if (const auto *ULE =
+                   dyn_cast<UnresolvedLookupExpr>(E->IgnoreParenImpCasts())) {
+      bool Template = std::any_of(ULE->decls_begin(), ULE->decls_end(), [](NamedDecl *D) {
+        return isa<FunctionTemplateDecl>(D->getUnderlyingDecl());
+      });
+      if (Template)
+        error(L, "'" + ULE->getName().getAsString() + "' names a function template, not a task",
+              "tasks must be plain, non-template __device__ functions");
+      else
+        error(L, "task name is ambiguous", "tasks must not be overloaded");
     } else if (tsRecord(Ty, "edge_t")) {
       auto From = resourceOf(tsTemplateArg(Ty, "edge_t", 0), L);
       auto To = resourceOf(tsTemplateArg(Ty, "edge_t", 1), L);

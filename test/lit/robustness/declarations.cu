@@ -8,3 +8,7 @@ struct Params { float *dst; int n; };
 [[ts::kernel(u)]] __global__ void k(const Params p, ...); // expected-error {{ts::kernel 'k' is variadic}} expected-note {{fixed parameter list}}
 // One declaration, two declarators: the traits need the kernel's own ';'.
 [[ts::kernel(u)]] __global__ void k2(const Params p), k3(const Params p); // expected-error {{ts::kernel 'k2' shares its declaration with another declarator}} expected-note {{declare the kernel on its own}}
+// A template is not a task, and naming one in a kernel says so.
+template <int N>
+[[ts::task(ts::warps(0, 1))]] __device__ void tmpl(const Params &p) {} // expected-error {{task 'tmpl' must be a non-template free function}} expected-note {{make it a plain __device__ function}}
+[[ts::kernel(tmpl<1>)]] __global__ void k4(const Params p); // expected-error {{'tmpl' names a function template, not a task}} expected-note {{non-template __device__ functions}}

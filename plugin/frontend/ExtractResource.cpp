@@ -1,0 +1,163 @@
+//===- ExtractResource.cpp - [[ts::resource]] to Resource -----------------===//
+#include "frontend/Extractor.h"
+#include "frontend/DiagEmitter.h"
+#include "frontend/Schedule.h"
+#include "frontend/Vocabulary.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/QualTypeNames.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+
+using namespace clang;
+
+namespace ts {
+
+void Extractor::resource(const SeenAttr &A) {
+  const auto *RD = cast<CXXRecordDecl>(A.D);
+  Attributed.insert(RD->getCanonicalDecl());
+  if (!RD->isThisDeclarationADefinition()) {
+    error(A.Range.getBegin(), "[[ts::resource]] must be on the struct's definition",
+          "move the attribute to the definition of '" + RD->getNameAsString() + "'");
+    return;
+  }
+  Resource R;
+  R.Name = RD->getNameAsString();
+  R.TypeName = qualified(RD);
+  if (isa<ClassTemplateSpecializationDecl>(RD)) { // spell the template arguments
+    PrintingPolicy Policy = Ctx.getPrintingPolicy();
+    Policy.SuppressUnwrittenScope = true;
+    R.TypeName = TypeName::getFullyQualifiedName(Ctx.getRecordType(RD), Ctx, Policy,
+                                                 /*WithGlobalNsPrefix=*/true);
+  }
+  R.Loc = toHandle(RD->getLocation());
+  bool HaveKind = false, HaveTx = false;
+  for (const Expr *E : exprArgs(A, "ts::resource")) {
+    QualType T = E->getType().getCanonicalType().getUnqualifiedType();
+    SourceLocation L = E->getExprLoc();
+    const auto *ET = T->getAs<EnumType>();
+    if (ET && isTsDecl(ET->getDecl(), "pipeline_kind")) {
+      auto V = evaluate(E, "ts::resource");
+      if (!V)
+        continue;
+      if (HaveKind)
+        error(L, "resource kind given twice", "keep one of ts::gmem, ts::async_async, ts::tma_async");
+      HaveKind = true;
+      int64_t K = V->getInt().getExtValue();
+      R.Kind = K == 2 ? PipelineKind::TmaAsync
+               : K == 1 ? PipelineKind::AsyncAsync
+                        : PipelineKind::Gmem;
+    } else if (tsRecord(T, "stages_t")) {
+      if (auto V = evaluate(E, "ts::stages")) {
+        int64_t N = field(*V, 0);
+        if (N < 1 || N > 64)
+          error(L, "ts::stages(" + std::to_string(N) + ") is out of range",
+                "a pipeline has between 1 and 64 stages");
+        else
+          R.Stages = unsigned(N);
+      }
+    } else if (tsRecord(T, "tx_bytes_t")) {
+      if (auto V = evaluate(E, "ts::tx_bytes")) {
+        HaveTx = true;
+        R.TxBytes = uint64_t(std::max<int64_t>(0, field(*V, 0)));
+        if (field(*V, 0) <= 0)
+          error(L, "ts::tx_bytes must be positive", "give the bytes one stage's TMA copies deliver");
+      }
+    } else if (tsRecord(T, "align_t")) {
+      if (auto V = evaluate(E, "ts::align")) {
+        int64_t N = field(*V, 0);
+        if (N < 16 || (N & (N - 1)))
+          error(L, "ts::align(" + std::to_string(N) + ") is not a power of two of at least 16",
+                "use 16, 32, 64, 128, 256, 512 or 1024");
+        else
+          R.Align = unsigned(N);
+      }
+    } else if (tsRecord(T, "swizzled_t")) {
+      R.Swizzled = true;
+    } else {
+      error(L, "unexpected argument to [[ts::resource]]",
+            "expected ts::gmem, ts::async_async or ts::tma_async, ts::stages(N), "
+            "ts::tx_bytes(B), ts::align(B) or ts::swizzled");
+    }
+  }
+  if (!HaveKind)
+    error(A.Range.getBegin(), "[[ts::resource]] needs a kind",
+          "add ts::gmem, ts::async_async or ts::tma_async");
+  if (RD->isInvalidDecl())
+    return;
+  if (RD->isDependentContext()) {
+    error(RD->getLocation(),
+          "[[ts::resource]] struct '" + R.Name + "' is a template or inside one",
+          "declare a non-template struct for each payload type (an alias of a "
+          "template specialization is not a resource)");
+    return;
+  }
+  // Stages are raw shared memory, never constructed: the payload must be
+  // plain data with a size that covers all of it.
+  if (RD->isPolymorphic() || RD->getNumVBases()) {
+    error(RD->getLocation(),
+          "payload of resource '" + R.Name + "' has virtual functions or virtual bases",
+          "a stage is raw shared memory that is never constructed; keep the "
+          "payload plain data without virtual members");
+    return;
+  }
+  for (const FieldDecl *F : RD->fields()) {
+    if (F->getType()->isReferenceType()) {
+      error(F->getLocation(),
+            "payload of resource '" + R.Name + "' has a reference member",
+            "a stage is raw shared memory that is never constructed; hold a "
+            "pointer or the data itself");
+      return;
+    }
+    if (F->hasInClassInitializer()) {
+      error(F->getLocation(),
+            "member '" + F->getNameAsString() + "' of resource '" + R.Name +
+                "' has a default value that is never applied",
+            "a stage is raw shared memory that is never constructed; remove "
+            "the initializer and write the value in the producer's work");
+      return;
+    }
+  }
+  if (!RD->hasTrivialDefaultConstructor() || !RD->hasTrivialDestructor()) {
+    error(RD->getLocation(),
+          "payload of resource '" + R.Name +
+              "' has a constructor or destructor that never runs",
+          "a stage is raw shared memory that is never constructed or "
+          "destroyed; keep the payload trivially constructible plain data");
+    return;
+  }
+  if (RD->hasFlexibleArrayMember()) {
+    error(RD->getLocation(),
+          "payload of resource '" + R.Name + "' ends in a flexible array member",
+          "give the array its size: one stage holds exactly sizeof(payload) bytes");
+    return;
+  }
+  R.PayloadBytes = uint64_t(Ctx.getTypeSizeInChars(Ctx.getRecordType(RD)).getQuantity());
+  if (RD->isEmpty())
+    R.PayloadBytes = 0;
+  if (isPipelined(R.Kind) && R.PayloadBytes == 0)
+    error(RD->getLocation(), "pipelined resource '" + R.Name + "' has no payload",
+          "give the struct the members one stage holds");
+  if (R.Kind == PipelineKind::TmaAsync) {
+    if (!HaveTx)
+      R.TxBytes = R.PayloadBytes;
+    else if (R.TxBytes > R.PayloadBytes)
+      error(A.Range.getBegin(),
+            "ts::tx_bytes(" + std::to_string(R.TxBytes) + ") exceeds the payload of " +
+                std::to_string(R.PayloadBytes) + " bytes",
+            "TMA cannot deliver more bytes than a stage holds");
+  } else if (HaveTx) {
+    error(A.Range.getBegin(), "ts::tx_bytes applies only to ts::tma_async resources",
+          "remove it, or make the resource ts::tma_async");
+  }
+  if (HaveKind && !isPipelined(R.Kind) && R.Stages != 1)
+    error(A.Range.getBegin(), "a ts::gmem resource has no stages",
+          "remove ts::stages, or make the resource a pipeline");
+  if (R.Swizzled)
+    R.Align = std::max(R.Align, 1024u);
+  ResourceIndex[RD->getCanonicalDecl()] = unsigned(X.P.Resources.size());
+  X.P.Resources.push_back(std::move(R));
+}
+
+} // namespace ts

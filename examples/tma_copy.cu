@@ -21,6 +21,7 @@ constexpr int kCols = 4096;    // matrix width in floats (16 KiB rows)
 
 struct Params {
   CUtensorMap src; // input matrix [rows][kCols], box kTileCols x kTileRows
+  CUtensorMap dst_map; // the output for TMA stores (-DTMA_STORE=1), same box
   float *dst;      // output matrix, same shape
   int tiles_x;     // tiles per row of tiles
   int num_tiles;
@@ -30,8 +31,11 @@ struct Params {
 #ifndef TMA_STAGES
 #define TMA_STAGES 4
 #endif
+#ifndef TMA_STORE
+#define TMA_STORE 0 // 1: consumers store stages with TMA instead of registers
+#endif
 #ifndef TMA_CONSUMER_WARPS
-#define TMA_CONSUMER_WARPS 4
+#define TMA_CONSUMER_WARPS (TMA_STORE ? 1 : 4)
 #endif
 constexpr int kConsumerThreads = 32 * TMA_CONSUMER_WARPS;
 
@@ -47,7 +51,11 @@ struct [[ts::resource(ts::gmem)]] Out {};
 #ifndef TMA_PRODUCER_WARPS
 #define TMA_PRODUCER_WARPS 1
 #endif
+#if TMA_STORE // two light warps: no register budgets
+[[ts::task(ts::warps(TMA_CONSUMER_WARPS, TMA_PRODUCER_WARPS))]]
+#else
 [[ts::task(ts::warps(TMA_CONSUMER_WARPS, TMA_PRODUCER_WARPS), ts::regs(40))]]
+#endif
 __device__ void load(const Params &p, ts::producer<Tiles> tiles) {
   ts::tma::prefetch_descriptor(&p.src);
   for (auto i : ts::domain(blockIdx.x, p.num_tiles, gridDim.x)) {
@@ -58,6 +66,20 @@ __device__ void load(const Params &p, ts::producer<Tiles> tiles) {
   }
 }
 
+#if TMA_STORE
+// Consumer (-DTMA_STORE=1, one warp): TMA stores each stage straight back to
+// global memory; release() waits until the store has read the stage.
+[[ts::task(ts::warps(0, TMA_CONSUMER_WARPS))]]
+__device__ void store(const Params &p, ts::consumer<Tiles> tiles, ts::producer<Out>) {
+  for (auto i : ts::domain(blockIdx.x, p.num_tiles, gridDim.x)) {
+    auto s = tiles.wait();
+    if (threadIdx.x < 32)
+      ts::tma::store_2d(&p.dst_map, (i % p.tiles_x) * kTileCols, (i / p.tiles_x) * kTileRows,
+                        s->v);
+    tiles.release(s);
+  }
+}
+#else
 // Consumers: four warps (threads 0-127), 16 float4 per thread per tile.
 [[ts::task(ts::warps(0, TMA_CONSUMER_WARPS), ts::regs(232))]]
 __device__ void store(const Params &p, ts::consumer<Tiles> tiles, ts::producer<Out>) {
@@ -80,6 +102,7 @@ __device__ void store(const Params &p, ts::consumer<Tiles> tiles, ts::producer<O
     }
   }
 }
+#endif
 
 [[ts::kernel(load, store)]] __global__ void tma_copy(const __grid_constant__ Params p);
 
@@ -140,6 +163,7 @@ int main(int argc, char **argv) {
   Params p;
   std::memset(&p, 0, sizeof p);
   p.src = make_map(src, rows);
+  p.dst_map = make_map(dst, rows);
   p.dst = dst;
   p.tiles_x = kCols / kTileCols;
   p.num_tiles = p.tiles_x * (rows / kTileRows);

@@ -120,6 +120,12 @@ __device__ __forceinline__ bool test_parity(uint64_t *bar, unsigned phase) {
 /// Plain arrival (release.cta): orders this thread's prior accesses.
 __device__ __forceinline__ void arrive(uint64_t *bar) { (void)cuda::ptx::mbarrier_arrive(bar); }
 
+/// Waits until this thread's bulk async groups (TMA stores) no longer read
+/// shared memory; immediate for a thread that issued none.
+__device__ __forceinline__ void wait_bulk_reads() {
+  cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<0>{});
+}
+
 /// Arrival that also expects `bytes` of TMA transactions in this phase.
 __device__ __forceinline__ void arrive_expect_tx(uint64_t *bar, unsigned bytes) {
   (void)cuda::ptx::mbarrier_arrive_expect_tx(cuda::ptx::sem_release, cuda::ptx::scope_cta,

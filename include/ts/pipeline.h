@@ -147,8 +147,10 @@ public:
   }
 
   /// Every thread arrives on the stage's empty barrier; the producer may
-  /// refill it once all consumer threads have.
+  /// refill it once all consumer threads have. A thread that stored from
+  /// the stage with TMA first waits until those reads are done.
   __device__ __forceinline__ void release(const stage<R> &) {
+    detail::wait_bulk_reads();
     detail::arrive(pipe_->empty + cur_->index);
     detail::advance(*pipe_, *cur_);
   }

@@ -3,7 +3,8 @@
 // is issued by the one thread that armed the stage's bytes (lane 0 of the
 // producer task's first warp), so every thread of a producer task of any
 // width may call it. Given a raw barrier address, lane 0 of each calling
-// warp issues it.
+// warp issues it. TMA stores read a stage asynchronously; releasing the
+// stage waits for those reads.
 #ifndef LIBTS_TMA_H
 #define LIBTS_TMA_H
 
@@ -55,6 +56,39 @@ __device__ __forceinline__ void load_2d(void *smem_dst, const CUtensorMap *map, 
 __device__ __forceinline__ void load_3d(void *smem_dst, const CUtensorMap *map, int c0, int c1,
                                         int c2, uint64_t *bar) {
   detail::load<3>(::ts::detail::lane_index() == 0, smem_dst, map, {c0, c1, c2}, bar);
+}
+
+namespace detail {
+template <int N>
+__device__ __forceinline__ void store(const CUtensorMap *map, const int32_t (&c)[N],
+                                      const void *smem_src) {
+  // Threads of this warp may have written the stage: make their writes
+  // visible to the async proxy before lane 0 hands the data to TMA.
+  cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);
+  __syncwarp();
+  if (::ts::detail::lane_index() == 0) {
+    cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_global, cuda::ptx::space_shared, map, c,
+                                    smem_src);
+    cuda::ptx::cp_async_bulk_commit_group();
+  }
+}
+} // namespace detail
+
+/// TMA store of a shared-memory tile to global memory, issued by lane 0 of
+/// the calling warp as one bulk group. The stage stays readable by TMA
+/// until the group's reads finish: consumer::release waits for them, so a
+/// stage is never handed back to its producer while a store still reads it.
+/// Data written by other warps needs a barrier with them first.
+__device__ __forceinline__ void store_1d(const CUtensorMap *map, int c0, const void *smem_src) {
+  detail::store<1>(map, {c0}, smem_src);
+}
+__device__ __forceinline__ void store_2d(const CUtensorMap *map, int c0, int c1,
+                                         const void *smem_src) {
+  detail::store<2>(map, {c0, c1}, smem_src);
+}
+__device__ __forceinline__ void store_3d(const CUtensorMap *map, int c0, int c1, int c2,
+                                         const void *smem_src) {
+  detail::store<3>(map, {c0, c1, c2}, smem_src);
 }
 
 /// Pulls the descriptor into the TMA unit's cache ahead of the first load

@@ -13,3 +13,11 @@
 // RUN: FileCheck %s --check-prefix=MULTI --input-file=%t.multiwarp.cu
 // MULTI: if (ts_warp >= 4u && ts_warp < 6u) { // load
 // RUN: %nvcc -O3 -c %t.multiwarp.cu -o %t.multiwarp.o
+// The TMA-store variant: one consumer warp stores stages with TMA, and
+// release() waits for the store's shared-memory reads before arriving.
+// RUN: %ts_device -fsyntax-only -DTMA_STORE=1 -Xclang -plugin-arg-ts -Xclang -Wno-ts-padding %src/examples/tma_copy.cu -Xclang -plugin-arg-ts -Xclang -emit=%t.store.cu
+// RUN: %nvcc -O3 -ptx %t.store.cu -o - | FileCheck %s --check-prefix=STORE
+// STORE: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
+// STORE: cp.async.bulk.commit_group
+// STORE: cp.async.bulk.wait_group.read 0
+// STORE: mbarrier.arrive

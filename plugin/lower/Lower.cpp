@@ -227,7 +227,9 @@ private:
         Args.push_back(Handle + "()");
         continue;
       }
-      std::string Cur = "ts_cur_" + std::to_string(TP.Resource);
+      // One cursor per role: a task may produce and consume one resource.
+      std::string Cur = std::string(TP.R == Role::Producer ? "ts_prod_" : "ts_cons_") +
+                        std::to_string(TP.Resource);
       std::string Pipe = "ts_pipe_" + std::to_string(TP.Resource);
       OS << In << "::ts::detail::cursor " << Cur << "{0u, "
          << (TP.R == Role::Producer ? RL->ProducerStartPhase

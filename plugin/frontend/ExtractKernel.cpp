@@ -81,6 +81,14 @@ void Extractor::kernel(const SeenAttr &A) {
       Ok = false;
       continue;
     }
+    if (P->getName().starts_with("ts_")) {
+      // The generated body declares ts_warp, ts_smem, ts_pipe_N, ...
+      error(P->getLocation(),
+            "kernel parameter '" + P->getNameAsString() + "' uses the reserved prefix 'ts_'",
+            "rename it; libts names the locals of the generated body ts_*");
+      Ok = false;
+      continue;
+    }
     KS.ParamNames.push_back(P->getNameAsString());
     // The generated definition must not repeat a default argument.
     std::string Text = sourceText(Ctx, P->getSourceRange());

@@ -12,3 +12,6 @@ struct Params { float *dst; int n; };
 template <int N>
 [[ts::task(ts::warps(0, 1))]] __device__ void tmpl(const Params &p) {} // expected-error {{task 'tmpl' must be a non-template free function}} expected-note {{make it a plain __device__ function}}
 [[ts::kernel(tmpl<1>)]] __global__ void k4(const Params p); // expected-error {{'tmpl' names a function template, not a task}} expected-note {{non-template __device__ functions}}
+// Generated locals are named ts_*: kernel parameters may not be.
+[[ts::task(ts::warps(0, 1))]] __device__ void v(const Params &p) {}
+[[ts::kernel(v)]] __global__ void k5(const Params p, int ts_warp); // expected-error {{kernel parameter 'ts_warp' uses the reserved prefix 'ts_'}} expected-note {{rename it}}

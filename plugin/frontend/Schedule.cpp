@@ -119,6 +119,52 @@ struct StageEscapes : RecursiveASTVisitor<StageEscapes> {
   }
 };
 
+/// Calls to ts::tma::load_* in one statement, with the stage whose barrier
+/// they complete and whether the call runs on every path of the statement.
+struct TmaLoads : RecursiveASTVisitor<TmaLoads> {
+  const std::map<const VarDecl *, HandleParam> &Stages;
+  const Stmt *Top;
+  std::vector<std::pair<unsigned, bool>> Found; ///< Resource, unconditional.
+
+  TmaLoads(const std::map<const VarDecl *, HandleParam> &S, const Stmt *Top)
+      : Stages(S), Top(Top) {}
+
+  static bool isTmaLoad(const FunctionDecl *F) {
+    if (!F || !F->getIdentifier() || !F->getName().starts_with("load_"))
+      return false;
+    const auto *NS = dyn_cast<NamespaceDecl>(F->getDeclContext());
+    return NS && NS->getIdentifier() && NS->getName() == "tma" &&
+           isa<NamespaceDecl>(NS->getDeclContext()) &&
+           cast<NamespaceDecl>(NS->getDeclContext())->getIdentifier() &&
+           cast<NamespaceDecl>(NS->getDeclContext())->getName() == "ts";
+  }
+  bool VisitCallExpr(CallExpr *C) {
+    if (!isTmaLoad(C->getDirectCallee()) || C->getNumArgs() == 0)
+      return true;
+    // The barrier argument: s.barrier(), possibly converted to uint64_t*.
+    const Expr *Bar = C->getArg(C->getNumArgs() - 1);
+    for (int Depth = 0; Depth < 4; ++Depth) {
+      Bar = stripExpr(Bar)->IgnoreCasts();
+      const auto *Conv = dyn_cast<CXXMemberCallExpr>(Bar);
+      if (!Conv || !isa_and_nonnull<CXXConversionDecl>(Conv->getMethodDecl()))
+        break;
+      Bar = Conv->getImplicitObjectArgument();
+    }
+    const auto *MC = dyn_cast<CXXMemberCallExpr>(stripExpr(Bar));
+    const auto *DRE = MC ? dyn_cast<DeclRefExpr>(
+                               MC->getImplicitObjectArgument()->IgnoreParenImpCasts())
+                         : nullptr;
+    const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    auto It = V ? Stages.find(V) : Stages.end();
+    if (It == Stages.end())
+      return true;
+    // Unconditional only when the load is the whole statement.
+    const auto *TopE = dyn_cast_or_null<Expr>(Top);
+    Found.push_back({It->second.Resource, TopE && stripExpr(TopE) == C});
+    return true;
+  }
+};
+
 class Walker {
 public:
   Walker(ASTContext &Ctx, const std::map<const ParmVarDecl *, HandleParam> &H,
@@ -300,6 +346,9 @@ void Walker::statement(const Stmt *S) {
   // Any other statement: it is work on every stage it mentions.
   StageRefs Refs(Stages);
   Refs.TraverseStmt(const_cast<Stmt *>(S));
+  TmaLoads Loads(Stages, S);
+  if (!Refs.Found.empty())
+    Loads.TraverseStmt(const_cast<Stmt *>(S));
   std::vector<std::pair<unsigned, Role>> Seen;
   for (auto &[V, Loc] : Refs.Found) {
     HandleParam H = Stages[V];
@@ -315,6 +364,9 @@ void Walker::statement(const Stmt *S) {
     Rec.G = G;
     Rec.Loc = toHandle(Loc);
     Rec.Text = "work";
+    for (auto [R, Always] : Loads.Found)
+      if (R == H.Resource && H.R == Role::Producer)
+        (Always ? Rec.TmaLoad : Rec.TmaLoadMaybeSkipped) = true;
     T.Ops.push_back(std::move(Rec));
   }
 }

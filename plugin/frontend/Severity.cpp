@@ -6,7 +6,7 @@ namespace ts {
 static const Check AllChecks[] = {
     Check::Syntax,  Check::Warps,    Check::Registers, Check::Roles,
     Check::Bracket, Check::Graph,    Check::Capacity,  Check::Credit,
-    Check::Padding, Check::Domain,   Check::Pressure};
+    Check::Padding, Check::Domain,   Check::Pressure, Check::TmaBytes};
 
 void SeverityPolicy::set(const std::string &Group, bool Enable, int Error) {
   for (Check C : AllChecks) {

@@ -27,6 +27,7 @@ enum class Check {
   Padding,   ///< ts-padding: the plugin padded a warp group (warning).
   Domain,    ///< ts-domain: assumptions about trip counts (warning).
   Pressure,  ///< ts-register-pressure: thread work on a tiny budget (warning).
+  TmaBytes,  ///< ts-tma-bytes: armed transaction bytes no TMA load delivers.
 };
 
 const char *checkFlag(Check C);

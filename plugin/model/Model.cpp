@@ -62,6 +62,8 @@ const char *checkFlag(Check C) {
     return "ts-domain";
   case Check::Pressure:
     return "ts-register-pressure";
+  case Check::TmaBytes:
+    return "ts-tma-bytes";
   }
   return "ts";
 }

@@ -16,6 +16,7 @@ VerifyResult verifyKernel(const Program &P, const Kernel &K,
   checkRoles(P, K, Out);
   checkBracketing(P, K, Out);
   size_t StructuralEnd = Out.size();
+  checkTmaBytes(P, K, Out);
   checkGraph(P, K, Out);
   checkCapacity(P, K, L, Out);
 

@@ -30,6 +30,8 @@ void checkRegisterPressure(const Program &P, const Kernel &K, DiagList &Out);
 constexpr unsigned PressureBudget = 64;
 void checkRoles(const Program &P, const Kernel &K, DiagList &Out);
 void checkBracketing(const Program &P, const Kernel &K, DiagList &Out);
+/// Every tma_async stage a task commits got a TMA load on every path.
+void checkTmaBytes(const Program &P, const Kernel &K, DiagList &Out);
 void checkGraph(const Program &P, const Kernel &K, DiagList &Out);
 void checkCapacity(const Program &P, const Kernel &K, const BlockLayout &L,
                    DiagList &Out);

@@ -178,6 +178,9 @@ inline TaskRef &TaskRef::opAs(OpKind K, unsigned R, Role Ro, Guard G) {
   O.G = G;
   O.Loc = opLoc(T, task().Ops.size());
   O.Text = std::string(opKindName(K)) + "()";
+  // Producer work on a TMA stage is its load unless a test says otherwise.
+  O.TmaLoad = K == OpKind::Work && Ro == Role::Producer &&
+              B.P.Resources[R].Kind == PipelineKind::TmaAsync;
   task().Ops.push_back(O);
   return *this;
 }

@@ -1,0 +1,62 @@
+// A tma_async stage must get a TMA load on every path between acquire and
+// commit: the acquire armed bytes only a load delivers.
+#include "Builders.h"
+#include "verify/Verify.h"
+
+#include <gtest/gtest.h>
+
+using namespace ts;
+using namespace ts::test;
+
+namespace {
+
+DiagList tmaBytes(Builder &B) {
+  DiagList D;
+  checkTmaBytes(B.P, B.kernel(), D);
+  return D;
+}
+
+TEST(TmaBytes, LoadBetweenAcquireAndCommitPasses) {
+  Builder B;
+  unsigned T = B.tma("Tiles");
+  B.task("load", 0, 1).produces(T).loop(std::nullopt).body().fill(T);
+  EXPECT_TRUE(tmaBytes(B).empty()) << dump(tmaBytes(B));
+}
+
+TEST(TmaBytes, CommitWithoutLoad) {
+  Builder B;
+  unsigned T = B.tma("Tiles", 4, 4096);
+  auto L = B.task("load", 0, 1).produces(T).loop(std::nullopt).body();
+  L.acquire(T).pwork(T).commit(T);
+  B.P.Tasks[0].Ops[1].TmaLoad = false; // work that is not a TMA load
+  DiagList D = tmaBytes(B);
+  ASSERT_EQ(D.size(), 1u) << dump(D);
+  EXPECT_EQ(D[0].Group, Check::TmaBytes);
+  EXPECT_EQ(D[0].Loc, opLoc(0, 0));
+  EXPECT_EQ(D[0].Message, "stage of 'Tiles' is committed without a TMA load");
+  EXPECT_NE(D[0].Notes[0].Message.find("acquire armed 4096 transaction bytes"),
+            std::string::npos);
+}
+
+TEST(TmaBytes, LoadThatMayBeSkipped) {
+  Builder B;
+  unsigned T = B.tma("Tiles");
+  B.task("load", 0, 1).produces(T).loop(std::nullopt).body().fill(T);
+  Op &Work = B.P.Tasks[0].Ops[1];
+  Work.TmaLoad = false;
+  Work.TmaLoadMaybeSkipped = true;
+  DiagList D = tmaBytes(B);
+  ASSERT_EQ(D.size(), 1u) << dump(D);
+  EXPECT_EQ(D[0].Loc, opLoc(0, 1));
+  EXPECT_EQ(D[0].Message,
+            "TMA load into 'Tiles' may be skipped, but its stage is committed anyway");
+}
+
+TEST(TmaBytes, ThreadPipelinesAreNotConcerned) {
+  Builder B;
+  unsigned A = B.resource("Buf", PipelineKind::AsyncAsync, 2, 1024);
+  B.task("fill", 0, 1).produces(A).loop(std::nullopt).body().fill(A);
+  EXPECT_TRUE(tmaBytes(B).empty());
+}
+
+} // namespace

@@ -1,6 +1,8 @@
 // Device PTX of a rewritten TMA kernel: barrier init and fences, the TMA
 // load armed with its transaction bytes, parity waits, register budgets.
-// RUN: %ts_device -O3 -S %s -o - -Wno-ts-padding | FileCheck %s
+// RUN: %ts_device -O3 -S %s -o %t.ptx -Wno-ts-padding
+// RUN: FileCheck %s --input-file=%t.ptx
+// RUN: FileCheck %s --check-prefix=ORDER --input-file=%t.ptx
 #include <ts/ts.h>
 
 struct Params { CUtensorMap src; float *dst; int n; };
@@ -41,3 +43,13 @@ __device__ void store(const Params &p, ts::consumer<Tiles> tiles, ts::producer<O
 // CHECK-DAG: mbarrier.arrive.shared.b64
 // No call instructions: the tasks and the runtime are inlined.
 // CHECK-NOT: call.uni
+
+// Order inside the producer region (cutlass PR #3654): lower the budget, wait
+// for an empty stage, order all lanes, then the elected lane arms the bytes
+// and issues the load.
+// ORDER: setmaxnreg.dec.sync.aligned.u32 40
+// ORDER: mbarrier.try_wait.parity
+// ORDER-NOT: mbarrier.arrive.expect_tx
+// ORDER: bar.warp.sync
+// ORDER: mbarrier.arrive.expect_tx
+// ORDER: cp.async.bulk.tensor.2d

@@ -10,8 +10,15 @@ done
 if [ ${#need[@]} -gt 0 ]; then
   echo "libts: installing ${need[*]}"
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
+  # Mirrors hiccup: try a few times before giving up.
+  for try in 1 2 3; do
+    if $SUDO apt-get update -qq &&
+       DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null; then
+      break
+    fi
+    [ "$try" = 3 ] && { echo "libts: apt-get failed" >&2; exit 1; }
+    sleep 10
+  done
 fi
 if ! command -v nvcc >/dev/null && [ -x /usr/local/cuda/bin/nvcc ]; then
   export PATH=/usr/local/cuda/bin:$PATH

@@ -9,9 +9,8 @@
 #include "frontend/Analysis.h"
 #include "frontend/AttrTable.h"
 #include "frontend/DiagEmitter.h"
-#include "lower/Json.h"
-#include "lower/Lower.h"
-#include "lower/Report.h"
+#include "report/Json.h"
+#include "report/Report.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Basic/SourceManager.h"
@@ -166,7 +165,7 @@ private:
     };
     std::string Out = "{\"kernels\":[";
     for (size_t I = 0; I < A.X.P.Kernels.size(); ++I)
-      Out += (I ? "," : "") + kernelJson(A.X.P, A.X.P.Kernels[I], A.Kernels[I].Layout,
+      Out += (I ? "," : "") + kernelJson(A.X.P, A.X.P.Kernels[I], A.Kernels[I].Plan,
                                          A.Kernels[I].Verify.Diags, Where, LevelName);
     return Out + "]}\n";
   }
@@ -181,9 +180,7 @@ private:
         W += Policy.level(D.Group) == Level::Warning;
       }
       const Kernel &K = A.X.P.Kernels[I];
-      Out += kernelReport(A.X.P, K, KA.Layout,
-                          scheduleTable(A.X.P, K, KA.Verify.Sim), E, W,
-                          KA.TripsChecked);
+      Out += kernelReport(A.X.P, K, KA.Plan, KA.Verify, E, W);
     }
     if (O.Report == "-")
       llvm::outs() << Out;

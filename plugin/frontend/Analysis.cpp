@@ -31,12 +31,10 @@ Analysis analyze(ASTContext &Ctx, bool GeneratedMode,
   for (Kernel &K : P.Kernels) {
     KernelAnalysis KA;
     DiagList Pad;
-    padWarpGroups(P, K, Pad);
-    KA.Layout = computeLayout(P, K);
-    KA.Verify = verifyKernel(P, K, KA.Layout);
+    padWarpGroups(P, K, targetSm90a(), Pad);
+    KA.Plan = buildPlan(P, K, targetSm90a());
+    KA.Verify = verifyKernel(P, K, KA.Plan);
     KA.Verify.Diags.insert(KA.Verify.Diags.begin(), Pad.begin(), Pad.end());
-    for (uint64_t T : representativeTrips(P, K))
-      KA.TripsChecked += (KA.TripsChecked.empty() ? "" : ", ") + std::to_string(T);
     for (const Diag &D : KA.Verify.Diags) {
       count(A, Policy, D);
       A.Diags.push_back(D);
@@ -104,10 +102,10 @@ rewriteMainFile(ASTContext &Ctx, const Analysis &A,
   std::string Generated;
   for (size_t I = 0; I < A.X.P.Kernels.size(); ++I) {
     const Kernel &K = A.X.P.Kernels[I];
-    const BlockLayout &L = A.Kernels[I].Layout;
+    const KernelPlan &Plan = A.Kernels[I].Plan;
     Inserts.push_back({SM.getFileOffset(A.X.KernelSemi[I]),
-                       kernelTraits(A.X.P, K, L, A.X.KernelSrc[I])});
-    Generated += "\n" + lowerKernel(A.X.P, K, L, A.X.KernelSrc[I], A.X.TaskSrc);
+                       kernelTraits(Plan, A.X.KernelSrc[I])});
+    Generated += "\n" + lowerKernel(A.X.P, K, Plan, A.X.KernelSrc[I], A.X.TaskSrc);
   }
   std::stable_sort(Inserts.begin(), Inserts.end(),
                    [](const auto &X, const auto &Y) { return X.first < Y.first; });

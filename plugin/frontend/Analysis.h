@@ -4,7 +4,7 @@
 
 #include "frontend/Extract.h"
 #include "frontend/Severity.h"
-#include "layout/Layout.h"
+#include "plan/Plan.h"
 #include "verify/Verify.h"
 
 #include "clang/AST/ASTContext.h"
@@ -15,9 +15,8 @@
 namespace ts {
 
 struct KernelAnalysis {
-  BlockLayout Layout;
+  KernelPlan Plan;
   VerifyResult Verify;
-  std::string TripsChecked;
 };
 
 struct Analysis {

@@ -134,6 +134,7 @@ void Extractor::resource(const SeenAttr &A) {
     return;
   }
   R.PayloadBytes = uint64_t(Ctx.getTypeSizeInChars(Ctx.getRecordType(RD)).getQuantity());
+  R.PayloadAlign = unsigned(Ctx.getTypeAlignInChars(Ctx.getRecordType(RD)).getQuantity());
   if (RD->isEmpty())
     R.PayloadBytes = 0;
   if (isPipelined(R.Kind) && R.PayloadBytes == 0)

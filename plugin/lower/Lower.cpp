@@ -12,10 +12,6 @@
 
 namespace ts {
 
-unsigned blockThreads(const Program &P, const Kernel &K) {
-  return blockWarps(P, K) * 32;
-}
-
 /// "namespace a { inline namespace b {" (no trailing space).
 static std::string openScopes(const std::vector<std::string> &Scopes) {
   std::string S;
@@ -44,13 +40,12 @@ static const char *kindSpelling(PipelineKind K) {
   return "";
 }
 
-std::string kernelTraits(const Program &P, const Kernel &K,
-                         const BlockLayout &L, const KernelSource &KS) {
+std::string kernelTraits(const KernelPlan &Plan, const KernelSource &KS) {
   std::ostringstream OS;
   OS << " " << closeScopes(KS.Scopes) << (KS.Scopes.empty() ? "" : " ")
      << "namespace ts { template <> struct kernel_traits<&" << KS.QualifiedName
-     << "> { static constexpr unsigned smem_bytes = " << L.DynamicBytes
-     << "u; static constexpr unsigned threads = " << blockThreads(P, K)
+     << "> { static constexpr unsigned smem_bytes = " << Plan.Layout.DynamicBytes
+     << "u; static constexpr unsigned threads = " << Plan.Threads
      << "u; }; }";
   if (!KS.Scopes.empty())
     OS << " " << openScopes(KS.Scopes);
@@ -61,12 +56,12 @@ namespace {
 
 class BodyWriter {
 public:
-  BodyWriter(const Program &P, const Kernel &K, const BlockLayout &L,
-             const KernelSource &KS, const std::vector<TaskSource> &Tasks)
-      : P(P), K(K), L(L), KS(KS), Tasks(Tasks) {}
+  BodyWriter(const Program &P, const KernelPlan &Plan, const KernelSource &KS,
+             const std::vector<TaskSource> &Tasks)
+      : P(P), Plan(Plan), L(Plan.Layout), KS(KS), Tasks(Tasks) {}
 
   std::string write() {
-    unsigned Threads = blockThreads(P, K);
+    unsigned Threads = Plan.Threads;
     OS << openScopes(KS.Scopes) << (KS.Scopes.empty() ? "" : "\n");
     OS << "__global__ void __launch_bounds__(" << Threads << ", 1) " << KS.Name
        << "(" << KS.ParamsText << ") {\n";
@@ -100,11 +95,12 @@ private:
        << "  if (threadIdx.x == 0) {\n";
     for (const ResourceLayout &R : L.Resources) {
       const Resource &Res = P.Resources[R.Resource];
+      const ArrivalCounts &C = Plan.pipeline(R.Resource)->Counts;
       unsigned S = Res.Stages;
       OS << "    ::ts::detail::init_barriers(" << barPtr(R.FullBarOffset) << ", "
-         << S << "u, " << R.Counts.Full << "u); // " << Res.Name << ".full\n"
+         << S << "u, " << C.Full << "u); // " << Res.Name << ".full\n"
          << "    ::ts::detail::init_barriers(" << barPtr(R.EmptyBarOffset) << ", "
-         << S << "u, " << R.Counts.Empty << "u); // " << Res.Name << ".empty\n";
+         << S << "u, " << C.Empty << "u); // " << Res.Name << ".empty\n";
     }
     OS << "    ::ts::detail::fence_barrier_init();\n"
        << "  }\n"
@@ -114,61 +110,23 @@ private:
       OS << "  const ::ts::detail::pipe ts_pipe_" << R.Resource << "{ts_smem + "
          << R.DataOffset << ", " << R.StageStride << "u, " << Res.Stages << "u, "
          << barPtr(R.FullBarOffset) << ", " << barPtr(R.EmptyBarOffset) << ", "
-         << (Res.Kind == PipelineKind::TmaAsync ? Res.TxBytes : 0) << "u, "
+         << Plan.pipeline(R.Resource)->TxBytes << "u, "
          << kindSpelling(Res.Kind) << "}; // " << Res.Name << "\n";
     }
   }
 
-  /// Consecutive warp groups with one register budget: setmaxnreg sits
-  /// at the top of the region's branch, so ptxas bounds each task's
-  /// registers by its own budget only (a budget applied in a separate
-  /// branch would bound every task after the merge).
-  struct Region {
-    unsigned First = 0, End = 0; ///< Warps.
-    std::optional<unsigned> Budget;
-    std::vector<unsigned> Tasks; ///< Non-padding, in warp order.
-  };
-
-  std::vector<Region> regions() {
-    unsigned Warps = blockWarps(P, K);
-    std::vector<Region> Out;
-    for (unsigned G = 0; G * 4 < Warps; ++G) {
-      std::optional<unsigned> Budget;
-      for (unsigned TI : K.Tasks) {
-        const Task &T = P.Tasks[TI];
-        if (T.Regs && T.FirstWarp < 4 * G + 4 && T.endWarp() > 4 * G)
-          Budget = T.Regs;
-      }
-      unsigned End = std::min(4 * G + 4, Warps);
-      if (!Out.empty() && Out.back().Budget == Budget)
-        Out.back().End = End;
-      else
-        Out.push_back({4 * G, End, Budget, {}});
-    }
-    std::vector<unsigned> Order;
-    for (unsigned TI : K.Tasks)
-      if (!P.Tasks[TI].Padding)
-        Order.push_back(TI);
-    std::stable_sort(Order.begin(), Order.end(), [&](unsigned A, unsigned B) {
-      return P.Tasks[A].FirstWarp < P.Tasks[B].FirstWarp;
-    });
-    for (unsigned TI : Order)
-      for (Region &R : Out)
-        if (P.Tasks[TI].FirstWarp >= R.First && P.Tasks[TI].FirstWarp < R.End)
-          R.Tasks.push_back(TI);
-    return Out;
-  }
-
   void branches() {
-    unsigned Base = defaultRegisters(blockWarps(P, K));
-    std::vector<Region> Rs = regions();
+    // setmaxnreg sits at the top of each region's branch, so ptxas bounds
+    // each task by its own budget only.
+    unsigned Base = Plan.BaselineRegs;
+    const std::vector<RegisterRegion> &Rs = Plan.Regions;
     // Without budgets the task branches stand alone.
-    bool Flat = std::none_of(Rs.begin(), Rs.end(), [&](const Region &R) {
+    bool Flat = std::none_of(Rs.begin(), Rs.end(), [&](const RegisterRegion &R) {
       return R.Budget && *R.Budget != Base;
     });
     if (Flat) {
       bool First = true;
-      for (const Region &R : Rs)
+      for (const RegisterRegion &R : Rs)
         for (unsigned TI : R.Tasks) {
           task(TI, First ? "  if" : "  else if", "  ");
           First = false;
@@ -176,7 +134,7 @@ private:
       return;
     }
     bool First = true;
-    for (const Region &R : Rs) {
+    for (const RegisterRegion &R : Rs) {
       bool Sets = R.Budget && *R.Budget != Base;
       if (!Sets && R.Tasks.empty())
         continue;
@@ -230,10 +188,11 @@ private:
       // One cursor per role: a task may produce and consume one resource.
       std::string Cur = std::string(TP.R == Role::Producer ? "ts_prod_" : "ts_cons_") +
                         std::to_string(TP.Resource);
+      const PipelinePlan &PP = *Plan.pipeline(TP.Resource);
       std::string Pipe = "ts_pipe_" + std::to_string(TP.Resource);
       OS << In << "::ts::detail::cursor " << Cur << "{0u, "
-         << (TP.R == Role::Producer ? RL->ProducerStartPhase
-                                    : RL->ConsumerStartPhase)
+         << (TP.R == Role::Producer ? PP.ProducerStartPhase
+                                    : PP.ConsumerStartPhase)
          << "u};\n";
       if (TP.R == Role::Producer) {
         Args.push_back(Handle + "(" + Pipe + ", " + Cur + ", ts_warp == " +
@@ -257,7 +216,7 @@ private:
   }
 
   const Program &P;
-  const Kernel &K;
+  const KernelPlan &Plan;
   const BlockLayout &L;
   const KernelSource &KS;
   const std::vector<TaskSource> &Tasks;
@@ -266,26 +225,10 @@ private:
 
 } // namespace
 
-std::string lowerKernel(const Program &P, const Kernel &K, const BlockLayout &L,
+std::string lowerKernel(const Program &P, const Kernel &K, const KernelPlan &Plan,
                         const KernelSource &KS,
                         const std::vector<TaskSource> &Tasks) {
-  return BodyWriter(P, K, L, KS, Tasks).write();
-}
-
-std::string graphDot(const Program &P, const Kernel &K) {
-  std::ostringstream OS;
-  OS << "digraph \"" << K.Name << "\" {\n";
-  for (unsigned R : kernelResources(P, K))
-    OS << "  \"" << P.Resources[R].Name << "\" [label=\"" << P.Resources[R].Name
-       << "\\n" << pipelineKindName(P.Resources[R].Kind) << "\"];\n";
-  for (const Edge &E : deriveEdges(P, K))
-    OS << "  \"" << P.Resources[E.From].Name << "\" -> \"" << P.Resources[E.To].Name
-       << "\";\n";
-  for (const Edge &E : K.DeclaredEdges)
-    OS << "  \"" << P.Resources[E.From].Name << "\" -> \"" << P.Resources[E.To].Name
-       << "\" [style=dashed];\n";
-  OS << "}\n";
-  return OS.str();
+  return BodyWriter(P, Plan, KS, Tasks).write();
 }
 
 } // namespace ts

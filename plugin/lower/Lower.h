@@ -7,8 +7,8 @@
 #ifndef LIBTS_LOWER_LOWER_H
 #define LIBTS_LOWER_LOWER_H
 
-#include "layout/Layout.h"
 #include "model/Model.h"
+#include "plan/Plan.h"
 
 #include <string>
 #include <vector>
@@ -31,21 +31,14 @@ struct TaskSource {
   std::string QualifiedName;
 };
 
-/// Threads per block: warps of the highest task (padding included) x 32.
-unsigned blockThreads(const Program &P, const Kernel &K);
-
 /// The kernel's definition, to append after the user's code at global scope.
 std::string lowerKernel(const Program &P, const Kernel &K,
-                        const BlockLayout &L, const KernelSource &KS,
+                        const KernelPlan &Plan, const KernelSource &KS,
                         const std::vector<TaskSource> &Tasks);
 
 /// One line placed right after the kernel declaration: closes its scopes,
 /// specialises ts::kernel_traits, reopens the scopes.
-std::string kernelTraits(const Program &P, const Kernel &K,
-                         const BlockLayout &L, const KernelSource &KS);
-
-/// Dependency graph in Graphviz DOT (derived edges solid, declared dashed).
-std::string graphDot(const Program &P, const Kernel &K);
+std::string kernelTraits(const KernelPlan &Plan, const KernelSource &KS);
 
 } // namespace ts
 

@@ -134,9 +134,5 @@ unsigned blockWarps(const Program &P, const Kernel &K) {
   return End;
 }
 
-unsigned defaultRegisters(unsigned Warps) {
-  unsigned Threads = (std::max(Warps, 1u) + 3) / 4 * 4 * 32;
-  return std::min(256u, 65536u / (Threads * 8) * 8);
-}
 
 } // namespace ts

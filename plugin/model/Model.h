@@ -35,6 +35,7 @@ struct Resource {
   PipelineKind Kind = PipelineKind::Gmem;
   unsigned Stages = 1;
   uint64_t PayloadBytes = 0; ///< sizeof(payload type).
+  unsigned PayloadAlign = 1; ///< alignof(payload type): alignas is honoured.
   uint64_t TxBytes = 0;      ///< TMA transaction bytes per stage.
   unsigned Align = 128;      ///< Stage alignment in shared memory.
   bool Swizzled = false;     ///< Swizzled TMA destination: 1024-byte aligned.
@@ -152,10 +153,6 @@ std::vector<unsigned> kernelResources(const Program &P, const Kernel &K);
 
 /// Warps in the block: the end of the highest warp range.
 unsigned blockWarps(const Program &P, const Kernel &K);
-
-/// Per-thread registers a block of `Warps` warps starts with (the setmaxnreg
-/// baseline): 65536 / (round_up(Warps, 4) * 32 * 8) * 8, capped at 256.
-unsigned defaultRegisters(unsigned Warps);
 
 } // namespace ts
 

@@ -10,8 +10,9 @@
 namespace ts {
 using namespace detail;
 
-void checkCapacity(const Program &P, const Kernel &K, const BlockLayout &L,
+void checkCapacity(const Program &P, const Kernel &K, const KernelPlan &Plan,
                    DiagList &Out) {
+  const BlockLayout &L = Plan.Layout;
   // The layout rounds odd alignments up; the user should still hear of it.
   for (const ResourceLayout &RL : L.Resources) {
     const Resource &R = P.Resources[RL.Resource];

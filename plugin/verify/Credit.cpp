@@ -67,7 +67,8 @@ struct Counters {
 /// One simulation run at one trip count.
 class Simulation {
 public:
-  Simulation(const Program &P, const Kernel &K, uint64_t Trips);
+  Simulation(const Program &P, const Kernel &K, const KernelPlan &Plan,
+             uint64_t Trips);
 
   SimResult run();
   /// Findings of the run, keyed for de-duplication across trip counts.
@@ -108,28 +109,24 @@ private:
   std::vector<std::vector<unsigned>> Producers, Consumers;
 };
 
-Simulation::Simulation(const Program &P, const Kernel &K, uint64_t Trips)
+Simulation::Simulation(const Program &P, const Kernel &K,
+                       const KernelPlan &Plan, uint64_t Trips)
     : P(P), Trips(Trips), Producers(P.Resources.size()),
       Consumers(P.Resources.size()) {
   for (unsigned TI : K.Tasks)
     if (!P.Tasks[TI].Padding)
       Tasks.push_back(TI);
-  for (unsigned T = 0; T < Tasks.size(); ++T) {
-    const Task &Tk = task(T);
-    Entries.push_back(expand(Tk, Trips));
-    // A task that takes stages counts as a side even without the handle
-    // (roles reports that); the barrier counts expect it all the same.
-    for (unsigned R = 0; R < P.Resources.size(); ++R) {
-      bool Prod = Tk.produces(R), Cons = Tk.consumes(R);
-      for (const Op &O : Tk.Ops) {
-        Prod |= O.Resource == R && isProducerOp(O.Kind);
-        Cons |= O.Resource == R && isConsumerOp(O.Kind);
-      }
-      if (Prod)
-        Producers[R].push_back(T);
-      if (Cons)
-        Consumers[R].push_back(T);
-    }
+  for (unsigned T = 0; T < Tasks.size(); ++T)
+    Entries.push_back(expand(task(T), Trips));
+  // The barrier participants are the plan's, as the lowering arms them.
+  auto Local = [&](unsigned TI) {
+    return unsigned(std::find(Tasks.begin(), Tasks.end(), TI) - Tasks.begin());
+  };
+  for (const PipelinePlan &PP : Plan.Pipelines) {
+    for (unsigned TI : PP.Producers)
+      Producers[PP.Resource].push_back(Local(TI));
+    for (unsigned TI : PP.Consumers)
+      Consumers[PP.Resource].push_back(Local(TI));
   }
   Pos.assign(Tasks.size(), 0);
   C.resize(Tasks.size() * P.Resources.size());
@@ -509,7 +506,8 @@ std::vector<uint64_t> representativeTrips(const Program &P, const Kernel &K) {
   return {Trips.begin(), Trips.end()};
 }
 
-SimResult checkCredits(const Program &P, const Kernel &K, DiagList &Out) {
+SimResult checkCredits(const Program &P, const Kernel &K,
+                       const KernelPlan &Plan, DiagList &Out) {
   std::vector<uint64_t> Trips = representativeTrips(P, K);
 
   // One trip count for all tasks is an assumption once domains differ.
@@ -545,7 +543,7 @@ SimResult checkCredits(const Program &P, const Kernel &K, DiagList &Out) {
   SimResult Last;
   bool Failed = false;
   for (uint64_t N : Trips) {
-    Simulation Sim(P, K, N);
+    Simulation Sim(P, K, Plan, N);
     SimResult R = Sim.run();
     if (Failed && !R.Deadlocked)
       continue;

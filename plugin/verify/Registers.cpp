@@ -15,115 +15,30 @@ using namespace detail;
 
 namespace {
 
-constexpr unsigned RegisterFile = 65536;
-constexpr unsigned MinRegs = 24, MaxRegs = 256;
-
-/// The tasks that touch one warp group, and which of its warps they cover.
-struct WarpGroup {
-  unsigned Index = 0;
-  std::vector<unsigned> Tasks;  ///< Program task indices, kernel order.
-  std::vector<unsigned> Budget; ///< Tasks among Tasks with Regs set.
-  bool Covered[4] = {false, false, false, false};
-
-  unsigned first() const { return 4 * Index; }
-  bool consistent(const Program &P) const {
-    for (unsigned TI : Budget)
-      if (*P.Tasks[TI].Regs != *P.Tasks[Budget.front()].Regs)
-        return false;
-    return true;
-  }
-  /// Maximal runs of uncovered warps as [begin, end).
-  std::vector<std::pair<unsigned, unsigned>> holes() const {
-    std::vector<std::pair<unsigned, unsigned>> Out;
-    for (unsigned W = 0; W < 4; ++W) {
-      if (Covered[W])
-        continue;
-      if (!Out.empty() && Out.back().second == first() + W)
-        ++Out.back().second;
-      else
-        Out.push_back({first() + W, first() + W + 1});
-    }
-    return Out;
-  }
-};
-
-std::vector<WarpGroup> warpGroups(const Program &P, const Kernel &K) {
-  unsigned Groups = roundUp(blockWarps(P, K), 4) / 4;
-  std::vector<WarpGroup> Out(Groups);
-  for (unsigned G = 0; G < Groups; ++G) {
-    WarpGroup &WG = Out[G];
-    WG.Index = G;
-    for (unsigned TI : K.Tasks) {
-      const Task &T = P.Tasks[TI];
-      if (T.endWarp() <= WG.first() || T.FirstWarp >= WG.first() + 4 ||
-          T.NumWarps == 0)
-        continue;
-      WG.Tasks.push_back(TI);
-      if (T.Regs)
-        WG.Budget.push_back(TI);
-      for (unsigned W = std::max(T.FirstWarp, WG.first());
-           W < std::min(T.endWarp(), WG.first() + 4); ++W)
-        WG.Covered[W - WG.first()] = true;
-    }
-  }
-  return Out;
-}
-
 std::string groupName(unsigned G) { return "warp group " + std::to_string(G); }
 
 } // namespace
 
-std::vector<unsigned> padWarpGroups(Program &P, Kernel &K, DiagList &Out) {
-  std::vector<unsigned> Added;
-  for (const WarpGroup &WG : warpGroups(P, K)) {
-    // Inconsistent budgets are checkRegisters' to report; guessing one
-    // would hide that error.
-    if (WG.Budget.empty() || !WG.consistent(P))
-      continue;
-    unsigned Regs = *P.Tasks[WG.Budget.front()].Regs;
-    unsigned Hole = 0;
-    for (auto [Begin, End] : WG.holes()) {
-      Task T;
-      T.Name = "__ts_padding_" + std::to_string(WG.Index);
-      if (Hole++) // A second hole in the same group: a distinct name.
-        T.Name += "_" + std::to_string(Hole - 1);
-      T.FirstWarp = Begin;
-      T.NumWarps = End - Begin;
-      T.Regs = Regs;
-      T.Padding = true;
-      T.Loc = K.Loc;
-      Added.push_back(P.Tasks.size());
-      K.Tasks.push_back(P.Tasks.size());
-      P.Tasks.push_back(std::move(T));
-
-      Diag &D =
-          report(Out, Check::Padding, K.Loc,
-                 "warps " + range(Begin, End) + " of " + groupName(WG.Index) +
-                     " have no task; padded with an idle task at "
-                     "setmaxnreg " +
-                     std::to_string(Regs));
-      note(D, K.Loc, "add a task covering these warps to silence this");
-    }
-  }
-  return Added;
-}
-
-void checkRegisters(const Program &P, const Kernel &K, DiagList &Out) {
+void checkRegisters(const Program &P, const Kernel &K, const KernelPlan &Plan,
+                    DiagList &Out) {
+  const Target &Tg = *Plan.Tgt;
   for (unsigned TI : K.Tasks) {
     const Task &T = P.Tasks[TI];
     if (!T.Regs || T.Padding)
       continue;
     unsigned R = *T.Regs;
-    if (R % 8 == 0 && R >= MinRegs && R <= MaxRegs)
+    if (R % Tg.RegGranule == 0 && R >= Tg.MinRegs && R <= Tg.MaxRegs)
       continue;
-    Diag &D =
-        report(Out, Check::Registers, T.Loc,
-               "register budget " + std::to_string(R) + " of task " +
-                   quote(T.Name) + " is not a multiple of 8 in [24, 256]");
-    note(D, T.Loc, "setmaxnreg takes a multiple of 8 between 24 and 256");
+    std::string Rule = "a multiple of " + std::to_string(Tg.RegGranule) +
+                       " in [" + std::to_string(Tg.MinRegs) + ", " +
+                       std::to_string(Tg.MaxRegs) + "]";
+    Diag &D = report(Out, Check::Registers, T.Loc,
+                     "register budget " + std::to_string(R) + " of task " +
+                         quote(T.Name) + " is not " + Rule);
+    note(D, T.Loc, "setmaxnreg takes " + Rule);
   }
 
-  for (const WarpGroup &WG : warpGroups(P, K)) {
+  for (const WarpGroup &WG : Plan.Groups) {
     if (WG.Budget.empty())
       continue;
     const Task &First = P.Tasks[WG.Budget.front()];
@@ -178,9 +93,8 @@ void checkRegisters(const Program &P, const Kernel &K, DiagList &Out) {
   }
 
   // Sum per warp: warps without a budget keep the launch default.
-  unsigned Warps = blockWarps(P, K);
-  unsigned Default = defaultRegisters(Warps);
-  unsigned Slots = roundUp(Warps, 4);
+  unsigned Default = Plan.BaselineRegs;
+  unsigned Slots = roundUp(Plan.Warps, Tg.WarpGroupWarps);
   std::vector<unsigned> PerWarp(Slots, Default);
   std::vector<bool> HasBudget(Slots, false);
   for (unsigned TI : K.Tasks) {
@@ -194,15 +108,16 @@ void checkRegisters(const Program &P, const Kernel &K, DiagList &Out) {
   uint64_t Sum = 0;
   bool AnyDefault = false;
   for (unsigned W = 0; W < Slots; ++W) {
-    Sum += 32ull * PerWarp[W];
+    Sum += uint64_t(Tg.WarpThreads) * PerWarp[W];
     AnyDefault |= !HasBudget[W];
   }
-  if (Sum <= RegisterFile)
+  if (Sum <= Tg.RegisterFile)
     return;
   Diag &D = report(Out, Check::Registers, K.Loc,
                    "register budgets of kernel " + quote(K.Name) + " need " +
                        std::to_string(Sum) +
-                       " registers; the register file holds 65536");
+                       " registers; the register file holds " +
+                       std::to_string(Tg.RegisterFile));
   for (unsigned TI : K.Tasks) {
     const Task &T = P.Tasks[TI];
     if (T.Regs && !T.Padding)

@@ -6,11 +6,11 @@
 namespace ts {
 
 VerifyResult verifyKernel(const Program &P, const Kernel &K,
-                          const BlockLayout &L) {
+                          const KernelPlan &Plan) {
   VerifyResult R;
   DiagList &Out = R.Diags;
   checkWarps(P, K, Out);
-  checkRegisters(P, K, Out);
+  checkRegisters(P, K, Plan, Out);
   checkRegisterPressure(P, K, Out);
   size_t StructuralBegin = Out.size();
   checkRoles(P, K, Out);
@@ -18,7 +18,7 @@ VerifyResult verifyKernel(const Program &P, const Kernel &K,
   size_t StructuralEnd = Out.size();
   checkTmaBytes(P, K, Out);
   checkGraph(P, K, Out);
-  checkCapacity(P, K, L, Out);
+  checkCapacity(P, K, Plan, Out);
 
   // The simulation assumes well-formed brackets and roles; on a broken
   // schedule it would only repeat those errors as deadlocks.
@@ -26,7 +26,11 @@ VerifyResult verifyKernel(const Program &P, const Kernel &K,
       Out.begin() + StructuralBegin, Out.begin() + StructuralEnd,
       [](const Diag &D) { return checkIsErrorByDefault(D.Group); });
   if (Sound)
-    R.Sim = checkCredits(P, K, Out);
+    R.Sim = checkCredits(P, K, Plan, Out);
+  std::string Trips;
+  for (uint64_t T : representativeTrips(P, K))
+    Trips += (Trips.empty() ? "" : ", ") + std::to_string(T);
+  R.Coverage = "credit at trip counts " + Trips;
   return R;
 }
 

@@ -7,23 +7,18 @@
 #ifndef LIBTS_VERIFY_VERIFY_H
 #define LIBTS_VERIFY_VERIFY_H
 
-#include "layout/Layout.h"
 #include "model/Diag.h"
 #include "model/Model.h"
+#include "plan/Plan.h"
 
 #include <string>
 #include <vector>
 
 namespace ts {
 
-/// Fills warp groups that have setmaxnreg budgets but uncovered warps with
-/// padding tasks (Task::Padding) of the same budget; reports each as a
-/// ts-padding warning. Returns the indices of the new tasks.
-std::vector<unsigned> padWarpGroups(Program &P, Kernel &K, DiagList &Out);
-
-
 void checkWarps(const Program &P, const Kernel &K, DiagList &Out);
-void checkRegisters(const Program &P, const Kernel &K, DiagList &Out);
+void checkRegisters(const Program &P, const Kernel &K, const KernelPlan &Plan,
+                    DiagList &Out);
 /// A task whose budget is below PressureBudget but that copies or reads
 /// stages with threads (not TMA) will spill: warn (a bug users shipped).
 void checkRegisterPressure(const Program &P, const Kernel &K, DiagList &Out);
@@ -33,7 +28,7 @@ void checkBracketing(const Program &P, const Kernel &K, DiagList &Out);
 /// Every tma_async stage a task commits got a TMA load on every path.
 void checkTmaBytes(const Program &P, const Kernel &K, DiagList &Out);
 void checkGraph(const Program &P, const Kernel &K, DiagList &Out);
-void checkCapacity(const Program &P, const Kernel &K, const BlockLayout &L,
+void checkCapacity(const Program &P, const Kernel &K, const KernelPlan &Plan,
                    DiagList &Out);
 
 /// One executed (or blocked) entry of the round-robin credit simulation.
@@ -56,7 +51,8 @@ struct SimResult {
 /// trip count when every domain is constant. Deadlocks and unbalanced
 /// counts become ts-credit diagnostics; the trace of the last simulated
 /// trip count is returned for the schedule table.
-SimResult checkCredits(const Program &P, const Kernel &K, DiagList &Out);
+SimResult checkCredits(const Program &P, const Kernel &K,
+                       const KernelPlan &Plan, DiagList &Out);
 
 /// The trip counts checkCredits simulates for this kernel.
 std::vector<uint64_t> representativeTrips(const Program &P, const Kernel &K);
@@ -66,13 +62,10 @@ std::vector<uint64_t> representativeTrips(const Program &P, const Kernel &K);
 struct VerifyResult {
   DiagList Diags;
   SimResult Sim;
+  std::string Coverage; ///< Which trip counts the protocol checks cover.
 };
 VerifyResult verifyKernel(const Program &P, const Kernel &K,
-                          const BlockLayout &L);
-
-/// Schedule table: one column per task, one row per simulation step.
-std::string scheduleTable(const Program &P, const Kernel &K,
-                          const SimResult &S);
+                          const KernelPlan &Plan);
 
 } // namespace ts
 

@@ -10,6 +10,7 @@
 
 #include "model/Diag.h"
 #include "model/Model.h"
+#include "plan/Plan.h"
 
 #include <algorithm>
 #include <string>
@@ -217,6 +218,16 @@ inline std::string dump(const DiagList &D) {
       S += "    note @" + std::to_string(N.Loc) + ": " + N.Message + "\n";
   }
   return S;
+}
+
+/// The kernel plan on sm_90a, as the plugin builds it.
+inline KernelPlan planFor(const Program &P, const Kernel &K) {
+  return buildPlan(P, K, targetSm90a());
+}
+
+/// Pads warp groups on sm_90a, as the plugin does before planning.
+inline std::vector<unsigned> pad(Program &P, Kernel &K, DiagList &D) {
+  return padWarpGroups(P, K, targetSm90a(), D);
 }
 
 } // namespace ts::test

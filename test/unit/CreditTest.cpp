@@ -45,7 +45,7 @@ TEST(Credit, CopyKernelPassesForAllTrips) {
   C.B.task("store", 0, 4).consumes(C.Tiles).loop(std::nullopt).drain(C.Tiles);
   C.B.task("load", 4, 1).produces(C.Tiles).loop(std::nullopt).fill(C.Tiles);
   DiagList D;
-  SimResult S = checkCredits(C.B.P, C.k(), D);
+  SimResult S = checkCredits(C.B.P, C.k(), planFor(C.B.P, C.k()), D);
   EXPECT_TRUE(D.empty()) << dump(D);
   EXPECT_EQ(S.Trips, 5u);
   EXPECT_FALSE(S.Deadlocked);
@@ -65,7 +65,7 @@ TEST(Credit, ConsumerThatNeverReleasesDeadlocksPastTheStages) {
       .cwork(C.Tiles);
   C.B.task("load", 4, 1).produces(C.Tiles).loop(std::nullopt).fill(C.Tiles);
   DiagList D;
-  SimResult S = checkCredits(C.B.P, C.k(), D);
+  SimResult S = checkCredits(C.B.P, C.k(), planFor(C.B.P, C.k()), D);
   EXPECT_TRUE(S.Deadlocked);
   EXPECT_EQ(S.Trips, 5u);
   ASSERT_EQ(D.size(), 2u) << dump(D);
@@ -104,7 +104,7 @@ TEST(Credit, ProducerMissingCommitStarvesTheConsumer) {
       .acquire(C.Tiles)
       .pwork(C.Tiles);
   DiagList D;
-  checkCredits(C.B.P, C.k(), D);
+  checkCredits(C.B.P, C.k(), planFor(C.B.P, C.k()), D);
   DiagList Dead;
   for (const Diag &X : D)
     if (contains(X.Message, "deadlock"))
@@ -130,7 +130,7 @@ TEST(Credit, CircularWaitReportsBothTasks) {
   B.task("a", 0, 4).consumes(Y).produces(X).loop(4).drain(Y).fill(X);
   B.task("b", 4, 4).consumes(X).produces(Y).loop(4).drain(X).fill(Y);
   DiagList D;
-  SimResult S = checkCredits(B.P, B.kernel(), D);
+  SimResult S = checkCredits(B.P, B.kernel(), planFor(B.P, B.kernel()), D);
   EXPECT_TRUE(S.Deadlocked);
   ASSERT_EQ(D.size(), 1u) << dump(D);
   EXPECT_EQ(D[0].Loc, opLoc(0, 0));
@@ -155,7 +155,7 @@ TEST(Credit, ExtraCommitInTailIsUnbalanced) {
       .tail()
       .commit(C.Tiles);
   DiagList D;
-  SimResult S = checkCredits(C.B.P, C.k(), D);
+  SimResult S = checkCredits(C.B.P, C.k(), planFor(C.B.P, C.k()), D);
   EXPECT_FALSE(S.Deadlocked);
   ASSERT_EQ(D.size(), 2u) << dump(D);
   EXPECT_EQ(D[0].Loc, opLoc(1, 3));
@@ -180,7 +180,7 @@ TEST(Credit, GuardsExpandOnFirstAndLastIteration) {
       .opAs(OpKind::Work, G, Role::Producer, Guard::LastIter);
   B.task("load", 4, 1).produces(T).loop(3).fill(T);
   DiagList D;
-  SimResult S = checkCredits(B.P, B.kernel(), D);
+  SimResult S = checkCredits(B.P, B.kernel(), planFor(B.P, B.kernel()), D);
   EXPECT_TRUE(D.empty()) << dump(D);
   EXPECT_EQ(S.Trips, 3u);
   std::vector<unsigned> FirstIters, LastIters;
@@ -209,7 +209,7 @@ TEST(Credit, ReleaseOnlyOnTheLastIteration) {
       .release(C.Tiles, Guard::LastIter);
   C.B.task("load", 4, 1).produces(C.Tiles).loop(std::nullopt).fill(C.Tiles);
   DiagList D;
-  SimResult S = checkCredits(C.B.P, C.k(), D);
+  SimResult S = checkCredits(C.B.P, C.k(), planFor(C.B.P, C.k()), D);
   EXPECT_TRUE(S.Deadlocked);
   ASSERT_EQ(D.size(), 2u) << dump(D);
   // Trip 1 is balanced; trip 2 leaks one stage.
@@ -225,7 +225,7 @@ TEST(Credit, BroadcastToTwoConsumers) {
   C.B.task("c1", 4, 4).consumes(C.Tiles).loop(std::nullopt).drain(C.Tiles);
   C.B.task("load", 8, 1).produces(C.Tiles).loop(std::nullopt).fill(C.Tiles);
   DiagList D;
-  SimResult S = checkCredits(C.B.P, C.k(), D);
+  SimResult S = checkCredits(C.B.P, C.k(), planFor(C.B.P, C.k()), D);
   EXPECT_TRUE(D.empty()) << dump(D);
   EXPECT_FALSE(S.Deadlocked);
 
@@ -239,7 +239,7 @@ TEST(Credit, BroadcastToTwoConsumers) {
       .cwork(E.Tiles);
   E.B.task("load", 8, 1).produces(E.Tiles).loop(std::nullopt).fill(E.Tiles);
   DiagList D2;
-  SimResult S2 = checkCredits(E.B.P, E.k(), D2);
+  SimResult S2 = checkCredits(E.B.P, E.k(), planFor(E.B.P, E.k()), D2);
   EXPECT_TRUE(S2.Deadlocked);
   bool Found = false;
   for (const Diag &X : D2)
@@ -254,7 +254,7 @@ TEST(Credit, TwoProducersFillEveryStage) {
   C.B.task("p0", 4, 1).produces(C.Tiles).loop(6).fill(C.Tiles);
   C.B.task("p1", 5, 1).produces(C.Tiles).loop(6).fill(C.Tiles);
   DiagList D;
-  SimResult S = checkCredits(C.B.P, C.k(), D);
+  SimResult S = checkCredits(C.B.P, C.k(), planFor(C.B.P, C.k()), D);
   EXPECT_TRUE(D.empty()) << dump(D);
   EXPECT_EQ(S.Trips, 6u);
 
@@ -269,7 +269,7 @@ TEST(Credit, TwoProducersFillEveryStage) {
       .pwork(E.Tiles)
       .commit(E.Tiles, Guard::FirstIter);
   DiagList D2;
-  SimResult S2 = checkCredits(E.B.P, E.k(), D2);
+  SimResult S2 = checkCredits(E.B.P, E.k(), planFor(E.B.P, E.k()), D2);
   EXPECT_TRUE(S2.Deadlocked) << dump(D2);
 }
 
@@ -288,7 +288,7 @@ TEST(Credit, DifferentRuntimeDomainsWarnOnce) {
       .loop(std::nullopt, "k")
       .fill(C.Tiles);
   DiagList D;
-  checkCredits(C.B.P, C.k(), D);
+  checkCredits(C.B.P, C.k(), planFor(C.B.P, C.k()), D);
   ASSERT_EQ(D.size(), 1u) << dump(D);
   EXPECT_EQ(D[0].Group, Check::Domain);
   EXPECT_EQ(D[0].Loc, domLoc(1));
@@ -308,7 +308,7 @@ TEST(Credit, CircularWaitWhileHoldingNamesTheCycle) {
   B.task("b", 1, 1).produces(Y).consumes(X).loop(std::nullopt)
       .acquire(Y).wait(X).release(X).commit(Y);
   DiagList D;
-  checkCredits(B.P, B.kernel(), D);
+  checkCredits(B.P, B.kernel(), planFor(B.P, B.kernel()), D);
   ASSERT_EQ(D.size(), 1u) << dump(D);
   EXPECT_EQ(D[0].Message,
             "deadlock: task 'a' blocks forever on wait of 'Y' (trip count 1)");
@@ -333,7 +333,7 @@ TEST(Credit, ProducerHoldingUncommittedStagesGetsTheCommitHint) {
       .pwork(C.Tiles)
       .commit(C.Tiles, Guard::LastIter);
   DiagList D;
-  checkCredits(C.B.P, C.k(), D);
+  checkCredits(C.B.P, C.k(), planFor(C.B.P, C.k()), D);
   ASSERT_EQ(D.size(), 1u) << dump(D);
   EXPECT_TRUE(contains(D[0].Message, "deadlock: task 'store' blocks forever"))
       << dump(D);

@@ -44,7 +44,7 @@ Builder bigKernel(unsigned Stages, uint64_t Capacity) {
 TEST(Capacity, FitsAtSevenStages) {
   // 7 x 32768 + 112 barriers + 1008 slack = 230496 <= 232448.
   Builder B = bigKernel(7, 232448);
-  BlockLayout L = computeLayout(B.P, B.kernel());
+  KernelPlan L = planFor(B.P, B.kernel());
   DiagList D;
   checkCapacity(B.P, B.kernel(), L, D);
   EXPECT_TRUE(D.empty()) << dump(D);
@@ -52,7 +52,7 @@ TEST(Capacity, FitsAtSevenStages) {
 
 TEST(Capacity, OverflowsAtEightStages) {
   Builder B = bigKernel(8, 232448);
-  BlockLayout L = computeLayout(B.P, B.kernel());
+  KernelPlan L = planFor(B.P, B.kernel());
   DiagList D;
   checkCapacity(B.P, B.kernel(), L, D);
   ASSERT_EQ(D.size(), 1u) << dump(D);
@@ -70,7 +70,7 @@ TEST(Capacity, OverflowsAtEightStages) {
 TEST(Capacity, SlackCounts) {
   // Data + barriers fit exactly, the alignment slack does not.
   Builder B = bigKernel(7, 7 * 32768 + 112);
-  BlockLayout L = computeLayout(B.P, B.kernel());
+  KernelPlan L = planFor(B.P, B.kernel());
   DiagList D;
   checkCapacity(B.P, B.kernel(), L, D);
   EXPECT_EQ(D.size(), 1u) << dump(D);
@@ -81,8 +81,8 @@ TEST(Capacity, AlignmentMustBeAPowerOfTwo) {
   unsigned T = B.resource("Odd", PipelineKind::AsyncAsync, 2, 100, 48);
   B.task("p", 0, 1).produces(T).loop(2).fill(T);
   B.task("c", 1, 1).consumes(T).loop(2).drain(T);
-  BlockLayout L = computeLayout(B.P, B.kernel());
-  EXPECT_EQ(L.Resources[0].Align, 64u);
+  KernelPlan L = planFor(B.P, B.kernel());
+  EXPECT_EQ(L.Layout.Resources[0].Align, 64u);
   DiagList D;
   checkCapacity(B.P, B.kernel(), L, D);
   ASSERT_EQ(D.size(), 1u) << dump(D);

@@ -1,5 +1,6 @@
 //===- LayoutTest.cpp - Shared-memory layout and arrival counts -----------===//
-#include "layout/Layout.h"
+#include "plan/Plan.h"
+#include "report/Report.h"
 #include "Builders.h"
 
 #include <gtest/gtest.h>
@@ -15,7 +16,8 @@ TEST(Layout, SwizzledCopyKernel) {
                               /*Swizzled=*/true);
   B.task("store", 0, 4).consumes(Tiles).loop(8).drain(Tiles);
   B.task("load", 4, 1).produces(Tiles).loop(8).fill(Tiles);
-  BlockLayout L = computeLayout(B.P, B.kernel());
+  KernelPlan Plan = planFor(B.P, B.kernel());
+  const BlockLayout &L = Plan.Layout;
 
   ASSERT_EQ(L.Resources.size(), 1u);
   const ResourceLayout &R = L.Resources[0];
@@ -30,10 +32,10 @@ TEST(Layout, SwizzledCopyKernel) {
   EXPECT_EQ(L.TotalBytes, 65600u);
   EXPECT_EQ(L.BaseAlign, 1024u);
   EXPECT_EQ(L.DynamicBytes, 65600u + 1008u);
-  EXPECT_EQ(R.Counts.Full, 1u);    // One expect_tx per producer task.
-  EXPECT_EQ(R.Counts.Empty, 128u); // Four consumer warps.
-  EXPECT_EQ(R.ConsumerStartPhase, 0u);
-  EXPECT_EQ(R.ProducerStartPhase, 1u);
+  EXPECT_EQ(Plan.pipeline(Tiles)->Counts.Full, 1u);    // One expect_tx per producer task.
+  EXPECT_EQ(Plan.pipeline(Tiles)->Counts.Empty, 128u); // Four consumer warps.
+  EXPECT_EQ(Plan.pipeline(Tiles)->ConsumerStartPhase, 0u);
+  EXPECT_EQ(Plan.pipeline(Tiles)->ProducerStartPhase, 1u);
   EXPECT_EQ(L.find(Tiles), &L.Resources[0]);
   EXPECT_EQ(L.find(7), nullptr);
 }
@@ -46,7 +48,8 @@ TEST(Layout, SortsByAlignmentAndPlacesBarriersInUseOrder) {
   B.task("t0", 0, 4).consumes(A).produces(G).loop(4).drain(A).pwork(G);
   B.task("t1", 4, 1).produces(A).produces(Bs).loop(4).fill(A).fill(Bs);
   B.task("t2", 5, 1).consumes(Bs).loop(4).drain(Bs);
-  BlockLayout L = computeLayout(B.P, B.kernel());
+  KernelPlan Plan = planFor(B.P, B.kernel());
+  const BlockLayout &L = Plan.Layout;
 
   ASSERT_EQ(L.Resources.size(), 2u); // gmem has no layout.
   const ResourceLayout *LA = L.find(A), *LB = L.find(Bs);
@@ -66,10 +69,10 @@ TEST(Layout, SortsByAlignmentAndPlacesBarriersInUseOrder) {
   EXPECT_EQ(L.TotalBytes, 6480u);
   EXPECT_EQ(L.DynamicBytes, 6480u + 1008u);
   // async_async: every producer thread arrives.
-  EXPECT_EQ(LA->Counts.Full, 32u);
-  EXPECT_EQ(LA->Counts.Empty, 128u);
-  EXPECT_EQ(LB->Counts.Full, 1u);
-  EXPECT_EQ(LB->Counts.Empty, 32u);
+  EXPECT_EQ(Plan.pipeline(A)->Counts.Full, 32u);
+  EXPECT_EQ(Plan.pipeline(A)->Counts.Empty, 128u);
+  EXPECT_EQ(Plan.pipeline(Bs)->Counts.Full, 1u);
+  EXPECT_EQ(Plan.pipeline(Bs)->Counts.Empty, 32u);
 }
 
 TEST(Layout, ArrivalCountsSumOverTasks) {
@@ -80,8 +83,9 @@ TEST(Layout, ArrivalCountsSumOverTasks) {
   B.task("p1", 2, 1).produces(X).produces(Y).loop(4).fill(X).fill(Y);
   B.task("c0", 4, 4).consumes(X).consumes(Y).loop(4).drain(X).drain(Y);
   B.task("c1", 8, 4).consumes(X).consumes(Y).loop(4).drain(X).drain(Y);
-  ArrivalCounts CX = deriveArrivalCounts(B.P, B.kernel(), X);
-  ArrivalCounts CY = deriveArrivalCounts(B.P, B.kernel(), Y);
+  KernelPlan Plan = planFor(B.P, B.kernel());
+  ArrivalCounts CX = Plan.pipeline(X)->Counts;
+  ArrivalCounts CY = Plan.pipeline(Y)->Counts;
   EXPECT_EQ(CX.Full, 96u);
   EXPECT_EQ(CX.Empty, 256u);
   EXPECT_EQ(CY.Full, 2u);
@@ -93,7 +97,8 @@ TEST(Layout, SmallAlignmentNeedsNoSlack) {
   unsigned S = B.resource("Small", PipelineKind::AsyncAsync, 1, 12, 4);
   B.task("p", 0, 1).produces(S).loop(2).fill(S);
   B.task("c", 1, 1).consumes(S).loop(2).drain(S);
-  BlockLayout L = computeLayout(B.P, B.kernel());
+  KernelPlan Plan = planFor(B.P, B.kernel());
+  const BlockLayout &L = Plan.Layout;
   EXPECT_EQ(L.DataBytes, 12u);
   EXPECT_EQ(L.BarrierOffset, 16u); // Barriers are 8-byte aligned.
   EXPECT_EQ(L.TotalBytes, 32u);
@@ -107,8 +112,9 @@ TEST(Layout, ReportListsResourcesBarriersAndTotals) {
       B.resource("Tiles", PipelineKind::TmaAsync, 4, 16384, 128, true);
   B.task("store", 0, 4).consumes(Tiles).loop(8).drain(Tiles);
   B.task("load", 4, 1).produces(Tiles).loop(8).fill(Tiles);
-  BlockLayout L = computeLayout(B.P, B.kernel());
-  std::string R = layoutReport(B.P, B.kernel(), L);
+  KernelPlan Plan = planFor(B.P, B.kernel());
+  const BlockLayout &L = Plan.Layout;
+  std::string R = layoutReport(B.P, B.kernel(), Plan);
   EXPECT_TRUE(contains(R, "[smem-layout] kernel 'k'")) << R;
   EXPECT_TRUE(contains(R, "tma_async")) << R;
   EXPECT_TRUE(contains(R, "Tiles.full")) << R;

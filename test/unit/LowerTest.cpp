@@ -2,9 +2,9 @@
 // protocol (arrival counts, start phases, register budgets, drains).
 #include "Builders.h"
 
-#include "layout/Layout.h"
 #include "lower/Lower.h"
-#include "lower/Report.h"
+#include "plan/Plan.h"
+#include "report/Report.h"
 #include "verify/Verify.h"
 
 #include <gtest/gtest.h>
@@ -33,9 +33,9 @@ struct Copy {
   }
   std::string lower() {
     DiagList D;
-    padWarpGroups(B.P, B.kernel(), D);
+    pad(B.P, B.kernel(), D);
     Src.resize(B.P.Tasks.size());
-    return lowerKernel(B.P, B.kernel(), computeLayout(B.P, B.kernel()), KS, Src);
+    return lowerKernel(B.P, B.kernel(), planFor(B.P, B.kernel()), KS, Src);
   }
 };
 
@@ -65,12 +65,12 @@ TEST(Lower, GroupsWithOneBudgetShareARegion) {
   B.task("cons", 0, 8).regs(232).consumes(T).loop(std::nullopt).body().drain(T);
   B.task("prod", 8, 1).regs(40).produces(T).loop(std::nullopt).body().fill(T);
   DiagList D;
-  padWarpGroups(B.P, B.kernel(), D);
+  pad(B.P, B.kernel(), D);
   KernelSource KS{"k", "::k", "int n", {"n"}, {}};
   std::vector<TaskSource> Src(B.P.Tasks.size(), TaskSource{"::t"});
   Src[0] = {"::cons"};
   Src[1] = {"::prod"};
-  std::string S = lowerKernel(B.P, B.kernel(), computeLayout(B.P, B.kernel()), KS, Src);
+  std::string S = lowerKernel(B.P, B.kernel(), planFor(B.P, B.kernel()), KS, Src);
   // 12 warps: baseline 168, so consumers increase and the producer decreases.
   EXPECT_NE(S.find("  if (ts_warp < 8u) { // warps [0, 8): 232 registers\n"
                    "    ::ts::detail::setmaxnreg_inc<232>();\n"
@@ -89,7 +89,7 @@ TEST(Lower, WithoutBudgetsTaskBranchesStandAlone) {
   B.task("prod", 4, 1).produces(T).loop(std::nullopt).body().fill(T);
   KernelSource KS{"k", "::k", "int n", {"n"}, {}};
   std::vector<TaskSource> Src{{"::cons"}, {"::prod"}};
-  std::string S = lowerKernel(B.P, B.kernel(), computeLayout(B.P, B.kernel()), KS, Src);
+  std::string S = lowerKernel(B.P, B.kernel(), planFor(B.P, B.kernel()), KS, Src);
   EXPECT_NE(S.find("  if (ts_warp < 4u) { // cons\n"), std::string::npos) << S;
   EXPECT_NE(S.find("  else if (ts_warp >= 4u && ts_warp < 5u) { // prod\n"), std::string::npos) << S;
   EXPECT_EQ(S.find("setmaxnreg"), std::string::npos) << S;
@@ -116,11 +116,11 @@ TEST(Lower, NoSetmaxnregWhenBudgetIsTheBaseline) {
   B.task("t", 0, 8).regs(256).produces(Out);
   KernelSource KS{"k", "::k", "int n", {"n"}, {}};
   std::vector<TaskSource> Src{{"::t"}};
-  std::string S = lowerKernel(B.P, B.kernel(), computeLayout(B.P, B.kernel()), KS, Src);
+  std::string S = lowerKernel(B.P, B.kernel(), planFor(B.P, B.kernel()), KS, Src);
   EXPECT_EQ(S.find("setmaxnreg"), std::string::npos) << S;
   // No pipelines: no shared memory, no barriers.
   EXPECT_EQ(S.find("ts_smem"), std::string::npos) << S;
-  EXPECT_EQ(defaultRegisters(8), 256u);
+  EXPECT_EQ(baselineRegisters(targetSm90a(), 8), 256u);
 }
 
 TEST(Lower, TraitsReopenTheKernelsNamespaces) {
@@ -128,8 +128,8 @@ TEST(Lower, TraitsReopenTheKernelsNamespaces) {
   C.KS.QualifiedName = "::a::copy";
   C.KS.Scopes = {"namespace a", "inline namespace v1"};
   DiagList D;
-  padWarpGroups(C.B.P, C.B.kernel(), D);
-  std::string T = kernelTraits(C.B.P, C.B.kernel(), computeLayout(C.B.P, C.B.kernel()), C.KS);
+  pad(C.B.P, C.B.kernel(), D);
+  std::string T = kernelTraits(planFor(C.B.P, C.B.kernel()), C.KS);
   EXPECT_EQ(T, " } } namespace ts { template <> struct kernel_traits<&::a::copy> { static "
                "constexpr unsigned smem_bytes = 12448u; static constexpr unsigned threads = "
                "256u; }; } namespace a { inline namespace v1 {");
@@ -146,9 +146,10 @@ TEST(Lower, GraphDotHasDerivedAndDeclaredEdges) {
 TEST(Lower, ReportStatesVerdictAndTrips) {
   Copy C;
   DiagList D;
-  padWarpGroups(C.B.P, C.B.kernel(), D);
-  BlockLayout L = computeLayout(C.B.P, C.B.kernel());
-  std::string R = kernelReport(C.B.P, C.B.kernel(), L, "table\n", 0, 1, "0, 1, 2, 3, 4");
+  pad(C.B.P, C.B.kernel(), D);
+  VerifyResult V;
+  V.Coverage = "credit at trip counts 0, 1, 2, 3, 4";
+  std::string R = kernelReport(C.B.P, C.B.kernel(), planFor(C.B.P, C.B.kernel()), V, 0, 1);
   EXPECT_NE(R.find("== libts kernel 'k': 8 warps, 256 threads, 12448 B dynamic shared memory"), std::string::npos) << R;
   EXPECT_NE(R.find("  Tiles -> Out\n"), std::string::npos) << R;
   EXPECT_NE(R.find("-- verification: PASSED (0 error(s), 1 warning(s)"), std::string::npos) << R;

@@ -10,12 +10,12 @@ using namespace ts::test;
 namespace {
 
 TEST(Registers, DefaultRegisters) {
-  EXPECT_EQ(defaultRegisters(4), 256u); // Capped.
-  EXPECT_EQ(defaultRegisters(5), 256u);
-  EXPECT_EQ(defaultRegisters(8), 256u);
-  EXPECT_EQ(defaultRegisters(12), 168u);
-  EXPECT_EQ(defaultRegisters(16), 128u);
-  EXPECT_EQ(defaultRegisters(32), 64u);
+  EXPECT_EQ(baselineRegisters(targetSm90a(), 4), 256u); // Capped.
+  EXPECT_EQ(baselineRegisters(targetSm90a(), 5), 256u);
+  EXPECT_EQ(baselineRegisters(targetSm90a(), 8), 256u);
+  EXPECT_EQ(baselineRegisters(targetSm90a(), 12), 168u);
+  EXPECT_EQ(baselineRegisters(targetSm90a(), 16), 128u);
+  EXPECT_EQ(baselineRegisters(targetSm90a(), 32), 64u);
 }
 
 /// Consumers on warp groups 0..Consumers-1, a one-warp producer after.
@@ -40,19 +40,19 @@ Builder splitKernel(unsigned Consumers, unsigned ConsumerRegs,
 TEST(Registers, OneProducerTwoConsumersAt24And240Fits) {
   Builder B = splitKernel(2, 240, 24);
   DiagList D;
-  std::vector<unsigned> Pads = padWarpGroups(B.P, B.kernel(), D);
+  std::vector<unsigned> Pads = pad(B.P, B.kernel(), D);
   ASSERT_EQ(Pads.size(), 1u);
   DiagList R;
-  checkRegisters(B.P, B.kernel(), R);
+  checkRegisters(B.P, B.kernel(), planFor(B.P, B.kernel()), R);
   EXPECT_TRUE(R.empty()) << dump(R);
 }
 
 TEST(Registers, OneProducerTwoConsumersAt40And240Overflows) {
   Builder B = splitKernel(2, 240, 40);
   DiagList D;
-  padWarpGroups(B.P, B.kernel(), D);
+  pad(B.P, B.kernel(), D);
   DiagList R;
-  checkRegisters(B.P, B.kernel(), R);
+  checkRegisters(B.P, B.kernel(), planFor(B.P, B.kernel()), R);
   ASSERT_EQ(R.size(), 1u) << dump(R);
   EXPECT_EQ(R[0].Group, Check::Registers);
   EXPECT_EQ(R[0].Loc, kernelLoc(0));
@@ -66,8 +66,8 @@ TEST(Registers, CanonicalSplitsFit) {
   for (auto [Consumers, Regs] : {std::pair{2u, 240u}, std::pair{3u, 160u}}) {
     Builder B = splitKernel(Consumers, Regs, 24);
     DiagList D;
-    padWarpGroups(B.P, B.kernel(), D);
-    checkRegisters(B.P, B.kernel(), D);
+    pad(B.P, B.kernel(), D);
+    checkRegisters(B.P, B.kernel(), planFor(B.P, B.kernel()), D);
     EXPECT_TRUE(only(D, Check::Registers).empty()) << dump(D);
   }
   // 2 producer + 2 consumer warp groups at 24/224.
@@ -78,14 +78,14 @@ TEST(Registers, CanonicalSplitsFit) {
   B.task("p0", 8, 4).produces(T).regs(24).loop(8).fill(T);
   B.task("p1", 12, 4).produces(T).regs(24).loop(8).fill(T);
   DiagList D;
-  checkRegisters(B.P, B.kernel(), D);
+  checkRegisters(B.P, B.kernel(), planFor(B.P, B.kernel()), D);
   EXPECT_TRUE(D.empty()) << dump(D);
 }
 
 TEST(Registers, PaddingFillsTheRestOfTheGroup) {
   Builder B = splitKernel(1, 232, 40);
   DiagList D;
-  std::vector<unsigned> Pads = padWarpGroups(B.P, B.kernel(), D);
+  std::vector<unsigned> Pads = pad(B.P, B.kernel(), D);
   ASSERT_EQ(Pads.size(), 1u);
   const Task &Pad = B.P.Tasks[Pads[0]];
   EXPECT_EQ(Pad.Name, "__ts_padding_1");
@@ -104,7 +104,7 @@ TEST(Registers, PaddingFillsTheRestOfTheGroup) {
             "add a task covering these warps to silence this");
 
   DiagList R;
-  checkRegisters(B.P, B.kernel(), R);
+  checkRegisters(B.P, B.kernel(), planFor(B.P, B.kernel()), R);
   checkWarps(B.P, B.kernel(), R);
   EXPECT_TRUE(R.empty()) << dump(R);
 }
@@ -114,14 +114,14 @@ TEST(Registers, NoPaddingWithoutBudgets) {
   B.P.Tasks[0].Regs.reset();
   B.P.Tasks[1].Regs.reset();
   DiagList D;
-  EXPECT_TRUE(padWarpGroups(B.P, B.kernel(), D).empty());
+  EXPECT_TRUE(pad(B.P, B.kernel(), D).empty());
   EXPECT_TRUE(D.empty());
 }
 
 TEST(Registers, UncoveredWarpsWithoutPaddingAreAnError) {
   Builder B = splitKernel(1, 232, 40);
   DiagList D;
-  checkRegisters(B.P, B.kernel(), D);
+  checkRegisters(B.P, B.kernel(), planFor(B.P, B.kernel()), D);
   ASSERT_EQ(D.size(), 1u) << dump(D);
   EXPECT_EQ(D[0].Loc, taskLoc(1));
   EXPECT_TRUE(contains(D[0].Message, "warps [5, 8) of warp group 1 are not "
@@ -137,9 +137,9 @@ TEST(Registers, InconsistentBudgetsInOneGroup) {
   B.task("b", 2, 2).consumes(T).regs(240).loop(8).drain(T);
   B.task("load", 4, 4).produces(T).regs(40).loop(8).fill(T);
   DiagList Pad;
-  EXPECT_TRUE(padWarpGroups(B.P, B.kernel(), Pad).empty());
+  EXPECT_TRUE(pad(B.P, B.kernel(), Pad).empty());
   DiagList D;
-  checkRegisters(B.P, B.kernel(), D);
+  checkRegisters(B.P, B.kernel(), planFor(B.P, B.kernel()), D);
   ASSERT_EQ(D.size(), 1u) << dump(D);
   EXPECT_EQ(D[0].Loc, taskLoc(1));
   EXPECT_EQ(D[0].Message, "task 'b' sets setmaxnreg 240 but warp group 0 "
@@ -154,7 +154,7 @@ TEST(Registers, BudgetOutOfRange) {
   B.task("a", 0, 4).consumes(T).regs(100).loop(8).drain(T);
   B.task("b", 4, 4).produces(T).regs(16).loop(8).fill(T);
   DiagList D;
-  checkRegisters(B.P, B.kernel(), D);
+  checkRegisters(B.P, B.kernel(), planFor(B.P, B.kernel()), D);
   ASSERT_EQ(D.size(), 2u) << dump(D);
   EXPECT_TRUE(contains(D[0].Message, "register budget 100 of task 'a'"));
   EXPECT_TRUE(contains(D[1].Message, "register budget 16 of task 'b'"));
@@ -168,7 +168,7 @@ TEST(Registers, TaskWithoutBudgetInBudgetGroup) {
   B.task("load", 4, 1).produces(T).regs(40).loop(8).fill(T);
   B.task("aux", 5, 3);
   DiagList D;
-  checkRegisters(B.P, B.kernel(), D);
+  checkRegisters(B.P, B.kernel(), planFor(B.P, B.kernel()), D);
   ASSERT_EQ(D.size(), 1u) << dump(D);
   EXPECT_EQ(D[0].Loc, taskLoc(2));
   EXPECT_TRUE(contains(D[0].Message, "task 'aux' has no register budget"));
@@ -182,7 +182,7 @@ TEST(Registers, TaskSpanningGroupsIsFine) {
   B.task("b", 2, 4).produces(T).regs(40).loop(8).fill(T);
   B.task("c", 6, 2).consumes(T).regs(40).loop(8).drain(T);
   DiagList D;
-  checkRegisters(B.P, B.kernel(), D);
+  checkRegisters(B.P, B.kernel(), planFor(B.P, B.kernel()), D);
   EXPECT_TRUE(D.empty()) << dump(D);
 }
 
@@ -194,7 +194,7 @@ TEST(Registers, DefaultWarpsCountInTheSum) {
   B.task("a", 0, 8).consumes(T).regs(256).loop(8).drain(T);
   B.task("b", 8, 4).produces(T).loop(8).fill(T);
   DiagList D;
-  checkRegisters(B.P, B.kernel(), D);
+  checkRegisters(B.P, B.kernel(), planFor(B.P, B.kernel()), D);
   ASSERT_EQ(D.size(), 1u) << dump(D);
   EXPECT_TRUE(contains(D[0].Message, "need 87040 registers")) << dump(D);
   bool DefaultNote = false;

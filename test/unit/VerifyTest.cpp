@@ -1,5 +1,6 @@
 //===- VerifyTest.cpp - Orchestration and the schedule table --------------===//
 #include "verify/Verify.h"
+#include "report/Report.h"
 #include "Builders.h"
 
 #include <gtest/gtest.h>
@@ -20,9 +21,9 @@ Builder copyKernel(int64_t Trips) {
 TEST(Verify, CleanKernelAfterPadding) {
   Builder B = copyKernel(8);
   DiagList Pad;
-  padWarpGroups(B.P, B.kernel(), Pad);
+  pad(B.P, B.kernel(), Pad);
   VerifyResult R =
-      verifyKernel(B.P, B.kernel(), computeLayout(B.P, B.kernel()));
+      verifyKernel(B.P, B.kernel(), planFor(B.P, B.kernel()));
   EXPECT_TRUE(R.Diags.empty()) << dump(R.Diags);
   EXPECT_EQ(R.Sim.Trips, 8u);
   EXPECT_EQ(R.Sim.Steps.size(), 48u);
@@ -32,9 +33,9 @@ TEST(Verify, BracketingErrorsSkipTheSimulation) {
   Builder B = copyKernel(8);
   B.P.Tasks[0].Ops.pop_back(); // The consumer no longer releases.
   DiagList Pad;
-  padWarpGroups(B.P, B.kernel(), Pad);
+  pad(B.P, B.kernel(), Pad);
   VerifyResult R =
-      verifyKernel(B.P, B.kernel(), computeLayout(B.P, B.kernel()));
+      verifyKernel(B.P, B.kernel(), planFor(B.P, B.kernel()));
   EXPECT_EQ(only(R.Diags, Check::Bracket).size(), 1u) << dump(R.Diags);
   EXPECT_TRUE(only(R.Diags, Check::Credit).empty()) << dump(R.Diags);
   EXPECT_TRUE(R.Sim.Steps.empty());
@@ -45,7 +46,7 @@ TEST(Verify, CollectsIndependentChecks) {
   B.kernel().SmemCapacity = 1024;
   B.edge(0, 0);
   VerifyResult R =
-      verifyKernel(B.P, B.kernel(), computeLayout(B.P, B.kernel()));
+      verifyKernel(B.P, B.kernel(), planFor(B.P, B.kernel()));
   EXPECT_EQ(only(R.Diags, Check::Registers).size(), 1u) << dump(R.Diags);
   EXPECT_EQ(only(R.Diags, Check::Capacity).size(), 1u) << dump(R.Diags);
   EXPECT_EQ(only(R.Diags, Check::Graph).size(), 1u) << dump(R.Diags);
@@ -55,9 +56,9 @@ TEST(Verify, CollectsIndependentChecks) {
 TEST(Table, HeadersRowsAndTripCount) {
   Builder B = copyKernel(2);
   DiagList Pad;
-  padWarpGroups(B.P, B.kernel(), Pad);
+  pad(B.P, B.kernel(), Pad);
   DiagList D;
-  SimResult S = checkCredits(B.P, B.kernel(), D);
+  SimResult S = checkCredits(B.P, B.kernel(), planFor(B.P, B.kernel()), D);
   std::string T = scheduleTable(B.P, B.kernel(), S);
   EXPECT_TRUE(contains(T, "store[0:4)")) << T;
   EXPECT_TRUE(contains(T, "load[4:5)")) << T;
@@ -80,7 +81,7 @@ TEST(Table, ShowsBlockedTasks) {
   B.task("a", 0, 4).consumes(Y).produces(X).loop(4).drain(Y).fill(X);
   B.task("b", 4, 4).consumes(X).produces(Y).loop(4).drain(X).fill(Y);
   DiagList D;
-  SimResult S = checkCredits(B.P, B.kernel(), D);
+  SimResult S = checkCredits(B.P, B.kernel(), planFor(B.P, B.kernel()), D);
   std::string T = scheduleTable(B.P, B.kernel(), S);
   EXPECT_TRUE(contains(T, "Y          wait        blocked")) << T;
   EXPECT_TRUE(contains(T, "deadlock at step 0")) << T;

@@ -28,16 +28,16 @@ __device__ void half_b(const Params &p, ts::consumer<Buf> b) { CONSUME } // expe
 
 // Not a multiple of 8.
 [[ts::task(ts::warps(0, 4), ts::regs(100))]]
-__device__ void odd(const Params &p, ts::producer<Buf> b) { PRODUCE } // expected-error {{register budget 100 of task 'odd' is not a multiple of 8 in [24, 256]}} expected-note {{setmaxnreg takes a multiple of 8 between 24 and 256}}
+__device__ void odd(const Params &p, ts::producer<Buf> b) { PRODUCE } // expected-error {{register budget 100 of task 'odd' is not a multiple of 8 in [24, 256]}} expected-note {{setmaxnreg takes a multiple of 8 in [24, 256]}}
 [[ts::task(ts::warps(4, 4), ts::regs(104))]]
 __device__ void even(const Params &p, ts::consumer<Buf> b) { CONSUME }
 [[ts::kernel(odd, even)]] __global__ void k_odd(const Params p);
 
 // Below and above the setmaxnreg range.
 [[ts::task(ts::warps(0, 4), ts::regs(16))]]
-__device__ void tiny(const Params &p, ts::producer<Buf> b) { PRODUCE } // expected-error {{register budget 16 of task 'tiny' is not a multiple of 8 in [24, 256]}} expected-note {{setmaxnreg takes a multiple of 8 between 24 and 256}}
+__device__ void tiny(const Params &p, ts::producer<Buf> b) { PRODUCE } // expected-error {{register budget 16 of task 'tiny' is not a multiple of 8 in [24, 256]}} expected-note {{setmaxnreg takes a multiple of 8 in [24, 256]}}
 [[ts::task(ts::warps(4, 4), ts::regs(264))]]
-__device__ void huge(const Params &p, ts::consumer<Buf> b) { CONSUME } // expected-error {{register budget 264 of task 'huge' is not a multiple of 8 in [24, 256]}} expected-note {{setmaxnreg takes a multiple of 8 between 24 and 256}}
+__device__ void huge(const Params &p, ts::consumer<Buf> b) { CONSUME } // expected-error {{register budget 264 of task 'huge' is not a multiple of 8 in [24, 256]}} expected-note {{setmaxnreg takes a multiple of 8 in [24, 256]}}
 [[ts::kernel(tiny, huge)]] __global__ void k_range(const Params p);
 
 // 1 producer group at 40 + 3 consumer groups at 232 = 32768 x ... > 65536.

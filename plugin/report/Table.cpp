@@ -4,7 +4,7 @@
 // side by side, and where the tasks stood at a deadlock.
 //
 //===----------------------------------------------------------------------===//
-#include "verify/Verify.h"
+#include "report/Report.h"
 
 #include <map>
 #include <sstream>

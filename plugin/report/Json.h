@@ -4,12 +4,12 @@
 // resources with layout and derived arrival counts, edges, and findings.
 //
 //===----------------------------------------------------------------------===//
-#ifndef LIBTS_LOWER_JSON_H
-#define LIBTS_LOWER_JSON_H
+#ifndef LIBTS_REPORT_JSON_H
+#define LIBTS_REPORT_JSON_H
 
-#include "layout/Layout.h"
 #include "model/Diag.h"
 #include "model/Model.h"
+#include "plan/Plan.h"
 
 #include <functional>
 #include <string>
@@ -21,7 +21,7 @@ using Locator = std::function<std::string(SourceHandle)>;
 
 /// One JSON object for a kernel. `Level` maps a finding to "error",
 /// "warning" or "" (ignored, left out).
-std::string kernelJson(const Program &P, const Kernel &K, const BlockLayout &L,
+std::string kernelJson(const Program &P, const Kernel &K, const KernelPlan &Plan,
                        const DiagList &Findings, const Locator &Where,
                        const std::function<const char *(const Diag &)> &Level);
 

@@ -2,13 +2,14 @@
 //
 // One dynamic shared-memory block per kernel: payload stages first (sorted
 // by alignment), then `[full x S][empty x S]` mbarriers per pipelined
-// resource. Arrival counts and start phases are derived here, never typed.
+// resource. Part of the kernel plan (plan/Plan.h).
 //
 //===----------------------------------------------------------------------===//
-#ifndef LIBTS_LAYOUT_LAYOUT_H
-#define LIBTS_LAYOUT_LAYOUT_H
+#ifndef LIBTS_PLAN_LAYOUT_H
+#define LIBTS_PLAN_LAYOUT_H
 
 #include "model/Model.h"
+#include "plan/Target.h"
 
 #include <cstdint>
 #include <string>
@@ -22,11 +23,6 @@ struct ArrivalCounts {
   unsigned Empty = 0; ///< Consumer arrivals per stage release.
 };
 
-/// TMA: one arrive.expect_tx per producer task (its leader thread).
-/// Threads: every thread of every producer/consumer task arrives.
-ArrivalCounts deriveArrivalCounts(const Program &P, const Kernel &K,
-                                  unsigned Resource);
-
 struct ResourceLayout {
   unsigned Resource = 0;
   unsigned Align = 128;
@@ -34,11 +30,6 @@ struct ResourceLayout {
   uint64_t DataOffset = 0;  ///< First stage, from the aligned base.
   uint64_t FullBarOffset = 0;  ///< S mbarriers of 8 bytes.
   uint64_t EmptyBarOffset = 0; ///< S mbarriers of 8 bytes, right after full.
-  ArrivalCounts Counts;
-  /// Start parities: consumers wait full with 0, producers wait empty with 1
-  /// (the phase "before" the first is complete).
-  unsigned ConsumerStartPhase = 0;
-  unsigned ProducerStartPhase = 1;
 };
 
 struct BlockLayout {
@@ -55,11 +46,9 @@ struct BlockLayout {
   const ResourceLayout *find(unsigned Resource) const;
 };
 
-BlockLayout computeLayout(const Program &P, const Kernel &K);
-
-/// Human-readable `[smem-layout]` report (names, sizes, offsets, counts).
-std::string layoutReport(const Program &P, const Kernel &K,
-                         const BlockLayout &L);
+/// Lays out the given pipelined resources, in that order.
+BlockLayout computeLayout(const Program &P, const std::vector<unsigned> &Pipelined,
+                          const Target &T);
 
 } // namespace ts
 

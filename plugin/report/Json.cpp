@@ -1,6 +1,5 @@
 //===- Json.cpp - Machine-readable kernel report ---------------------------===//
-#include "lower/Json.h"
-#include "lower/Lower.h"
+#include "report/Json.h"
 
 #include <cstdio>
 #include <sstream>
@@ -43,15 +42,15 @@ const char *guardName(Guard G) {
 
 } // namespace
 
-std::string kernelJson(const Program &P, const Kernel &K, const BlockLayout &L,
+std::string kernelJson(const Program &P, const Kernel &K, const KernelPlan &Plan,
                        const DiagList &Findings, const Locator &Where,
                        const std::function<const char *(const Diag &)> &Level) {
   auto Name = [&](unsigned R) { return str(P.Resources[R].Name); };
   std::ostringstream OS;
-  OS << "{\"kernel\":" << str(K.Name) << ",\"threads\":" << blockThreads(P, K)
-     << ",\"smem_bytes\":" << L.DynamicBytes
+  OS << "{\"kernel\":" << str(K.Name) << ",\"threads\":" << Plan.Threads
+     << ",\"smem_bytes\":" << Plan.Layout.DynamicBytes
      << ",\"smem_capacity\":" << K.SmemCapacity
-     << ",\"baseline_registers\":" << defaultRegisters(blockWarps(P, K));
+     << ",\"baseline_registers\":" << Plan.BaselineRegs;
   OS << ",\"tasks\":" << list(K.Tasks, [&](unsigned TI) {
     const Task &T = P.Tasks[TI];
     std::ostringstream TS;
@@ -80,13 +79,13 @@ std::string kernelJson(const Program &P, const Kernel &K, const BlockLayout &L,
        << str(pipelineKindName(Res.Kind)) << ",\"stages\":" << Res.Stages
        << ",\"payload_bytes\":" << Res.PayloadBytes
        << ",\"tx_bytes\":" << Res.TxBytes;
-    if (const ResourceLayout *RL = L.find(R))
+    if (const ResourceLayout *RL = Plan.Layout.find(R))
       RS << ",\"offset\":" << RL->DataOffset << ",\"stage_stride\":"
          << RL->StageStride << ",\"align\":" << RL->Align
          << ",\"full_barriers\":" << RL->FullBarOffset
          << ",\"empty_barriers\":" << RL->EmptyBarOffset
-         << ",\"full_arrivals\":" << RL->Counts.Full
-         << ",\"empty_arrivals\":" << RL->Counts.Empty;
+         << ",\"full_arrivals\":" << Plan.pipeline(R)->Counts.Full
+         << ",\"empty_arrivals\":" << Plan.pipeline(R)->Counts.Empty;
     return RS.str() + "}";
   });
   OS << ",\"edges\":" << list(deriveEdges(P, K), [&](const Edge &E) {

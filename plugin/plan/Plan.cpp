@@ -1,0 +1,119 @@
+//===- Plan.cpp - One kernel plan -----------------------------------------===//
+#include "plan/Plan.h"
+
+#include <algorithm>
+
+namespace ts {
+
+const Protocol &protocolOf(PipelineKind K) {
+  // TMA: the producer leader's arrive.expect_tx is the one arrival per
+  // producer task, the bytes complete the phase. Threads: everyone arrives.
+  static const Protocol Gmem{false, false, false, 1, 0};
+  static const Protocol AsyncAsync{false, true, true, 1, 0};
+  static const Protocol TmaAsync{true, false, true, 1, 0};
+  switch (K) {
+  case PipelineKind::Gmem:
+    return Gmem;
+  case PipelineKind::AsyncAsync:
+    return AsyncAsync;
+  case PipelineKind::TmaAsync:
+    return TmaAsync;
+  }
+  return Gmem;
+}
+
+unsigned baselineRegisters(const Target &T, unsigned Warps) {
+  unsigned G = T.WarpGroupWarps;
+  unsigned Threads = (std::max(Warps, 1u) + G - 1) / G * G * T.WarpThreads;
+  unsigned PerThread = T.RegisterFile / (Threads * T.RegGranule) * T.RegGranule;
+  return std::min(T.MaxRegs, PerThread);
+}
+
+const PipelinePlan *KernelPlan::pipeline(unsigned Resource) const {
+  for (const PipelinePlan &PP : Pipelines)
+    if (PP.Resource == Resource)
+      return &PP;
+  return nullptr;
+}
+
+namespace {
+
+/// Participants come from the task's handles: the handle is what the
+/// lowering binds to the pipe, so it is also what arrives on the barriers.
+PipelinePlan pipelinePlan(const Program &P, const Kernel &K, unsigned R,
+                          const Target &Tg) {
+  PipelinePlan PP;
+  PP.Resource = R;
+  const Resource &Res = P.Resources[R];
+  const Protocol &Pr = protocolOf(Res.Kind);
+  unsigned ProducerWarps = 0, ConsumerWarps = 0;
+  for (unsigned TI : K.Tasks) {
+    const Task &T = P.Tasks[TI];
+    if (T.produces(R)) {
+      PP.Producers.push_back(TI);
+      ProducerWarps += T.NumWarps;
+    }
+    if (T.consumes(R)) {
+      PP.Consumers.push_back(TI);
+      ConsumerWarps += T.NumWarps;
+    }
+  }
+  PP.Counts.Full = Pr.FullPerThread ? Tg.WarpThreads * ProducerWarps
+                                    : unsigned(PP.Producers.size());
+  PP.Counts.Empty = Pr.EmptyPerThread ? Tg.WarpThreads * ConsumerWarps
+                                      : unsigned(PP.Consumers.size());
+  PP.ProducerStartPhase = Pr.ProducerStartPhase;
+  PP.ConsumerStartPhase = Pr.ConsumerStartPhase;
+  PP.TxBytes = Pr.TxBytes ? Res.TxBytes : 0;
+  return PP;
+}
+
+std::vector<RegisterRegion> registerRegions(const Program &P, const Kernel &K,
+                                            const KernelPlan &Plan) {
+  unsigned G4 = Plan.Tgt->WarpGroupWarps;
+  std::vector<RegisterRegion> Out;
+  for (const WarpGroup &WG : Plan.Groups) {
+    std::optional<unsigned> Budget;
+    if (!WG.Budget.empty())
+      Budget = P.Tasks[WG.Budget.back()].Regs;
+    unsigned End = std::min(WG.first() + G4, Plan.Warps);
+    if (!Out.empty() && Out.back().Budget == Budget)
+      Out.back().End = End;
+    else
+      Out.push_back({WG.first(), End, Budget, {}});
+  }
+  std::vector<unsigned> Order;
+  for (unsigned TI : K.Tasks)
+    if (!P.Tasks[TI].Padding)
+      Order.push_back(TI);
+  std::stable_sort(Order.begin(), Order.end(), [&](unsigned A, unsigned B) {
+    return P.Tasks[A].FirstWarp < P.Tasks[B].FirstWarp;
+  });
+  for (unsigned TI : Order)
+    for (RegisterRegion &R : Out)
+      if (P.Tasks[TI].FirstWarp >= R.First && P.Tasks[TI].FirstWarp < R.End)
+        R.Tasks.push_back(TI);
+  return Out;
+}
+
+} // namespace
+
+KernelPlan buildPlan(const Program &P, const Kernel &K, const Target &T) {
+  KernelPlan Plan;
+  Plan.Tgt = &T;
+  Plan.Warps = blockWarps(P, K);
+  Plan.Threads = Plan.Warps * T.WarpThreads;
+  Plan.BaselineRegs = baselineRegisters(T, Plan.Warps);
+  Plan.Groups = warpGroups(P, K, T);
+  Plan.Regions = registerRegions(P, K, Plan);
+  std::vector<unsigned> Pipelined;
+  for (unsigned R : kernelResources(P, K))
+    if (isPipelined(P.Resources[R].Kind)) {
+      Pipelined.push_back(R);
+      Plan.Pipelines.push_back(pipelinePlan(P, K, R, T));
+    }
+  Plan.Layout = computeLayout(P, Pipelined, T);
+  return Plan;
+}
+
+} // namespace ts

@@ -1,0 +1,98 @@
+//===- Plan.h - One kernel plan: what is verified is what is emitted -*- C++ -*-===//
+//
+// Built once per kernel after the structural checks. Warp groups, register
+// regions, barrier participants and arrival counts, the shared-memory
+// layout and the launch shape are decided here and nowhere else: the
+// protocol checks and the lowering both read them from the plan.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LIBTS_PLAN_PLAN_H
+#define LIBTS_PLAN_PLAN_H
+
+#include "model/Diag.h"
+#include "model/Model.h"
+#include "plan/Layout.h"
+#include "plan/Target.h"
+
+#include <optional>
+#include <utility>
+#include <vector>
+
+namespace ts {
+
+/// How one pipeline kind completes its barriers' phases (reference 10.4,
+/// check 13): the one table arrival counts are derived from.
+struct Protocol {
+  bool TxBytes;          ///< Full phase completes with TMA transaction bytes.
+  bool FullPerThread;    ///< Every producer thread arrives (else one leader per task).
+  bool EmptyPerThread;   ///< Every consumer thread arrives (else one per task).
+  unsigned ProducerStartPhase; ///< Parity a producer waits on a fresh empty barrier.
+  unsigned ConsumerStartPhase; ///< Parity a consumer waits on a fresh full barrier.
+};
+const Protocol &protocolOf(PipelineKind K);
+
+/// One pipelined resource of a kernel: who fills it, who drains it, and how
+/// many arrivals complete each phase.
+struct PipelinePlan {
+  unsigned Resource = 0;
+  std::vector<unsigned> Producers; ///< Program task indices, kernel order.
+  std::vector<unsigned> Consumers;
+  ArrivalCounts Counts;
+  unsigned ProducerStartPhase = 1;
+  unsigned ConsumerStartPhase = 0;
+  uint64_t TxBytes = 0; ///< Armed per stage by the producer leader (TMA).
+};
+
+/// Four consecutive warps sharing one setmaxnreg.
+struct WarpGroup {
+  unsigned Index = 0;
+  std::vector<unsigned> Tasks;  ///< Program task indices touching the group.
+  std::vector<unsigned> Budget; ///< Those of Tasks with ts::regs.
+  bool Covered[4] = {false, false, false, false};
+
+  unsigned first() const { return 4 * Index; }
+  bool consistent(const Program &P) const;
+  /// Maximal runs of uncovered warps as [begin, end).
+  std::vector<std::pair<unsigned, unsigned>> holes() const;
+};
+
+/// Consecutive warp groups with one budget: the lowering opens one branch
+/// per region with its setmaxnreg first.
+struct RegisterRegion {
+  unsigned First = 0, End = 0; ///< Warps.
+  std::optional<unsigned> Budget;
+  std::vector<unsigned> Tasks; ///< Non-padding tasks, in warp order.
+};
+
+struct KernelPlan {
+  const Target *Tgt = nullptr;
+  unsigned Warps = 0;    ///< End of the highest warp range (padding included).
+  unsigned Threads = 0;
+  unsigned BaselineRegs = 0; ///< Registers per thread before any setmaxnreg.
+  std::vector<WarpGroup> Groups;
+  std::vector<RegisterRegion> Regions;
+  std::vector<PipelinePlan> Pipelines; ///< Pipelined resources, first-use order.
+  BlockLayout Layout;
+
+  const PipelinePlan *pipeline(unsigned Resource) const;
+};
+
+/// Per-thread registers a block of `Warps` warps starts with:
+/// RegisterFile / (round_up(Warps, 4) * 32 * granule) * granule, capped.
+unsigned baselineRegisters(const Target &T, unsigned Warps);
+
+/// Warp groups of the kernel as its tasks cover them.
+std::vector<WarpGroup> warpGroups(const Program &P, const Kernel &K,
+                                  const Target &T);
+
+/// Fills warp groups that have budgets but uncovered warps with padding
+/// tasks (Task::Padding) of the same budget, each a ts-padding warning.
+std::vector<unsigned> padWarpGroups(Program &P, Kernel &K, const Target &T,
+                                    DiagList &Out);
+
+/// The plan of a kernel whose structure (warps, roles) was checked.
+KernelPlan buildPlan(const Program &P, const Kernel &K, const Target &T);
+
+} // namespace ts
+
+#endif

@@ -1,0 +1,136 @@
+//===- Report.cpp - The schedule and verification report -------------------===//
+#include "report/Report.h"
+
+#include <sstream>
+
+namespace ts {
+
+static std::string resourceList(const Program &P, const std::vector<unsigned> &Rs) {
+  std::string S;
+  for (unsigned R : Rs)
+    S += (S.empty() ? "" : ", ") + P.Resources[R].Name;
+  return S.empty() ? "-" : S;
+}
+
+std::string kernelReport(const Program &P, const Kernel &K,
+                         const KernelPlan &Plan, const VerifyResult &V,
+                         unsigned Errors, unsigned Warnings) {
+  std::ostringstream OS;
+  const std::string Table = scheduleTable(P, K, V.Sim);
+  OS << "== libts kernel '" << K.Name << "': " << Plan.Warps << " warps, "
+     << Plan.Threads << " threads, " << Plan.Layout.DynamicBytes
+     << " B dynamic shared memory, baseline " << Plan.BaselineRegs
+     << " registers/thread\n";
+  OS << "-- tasks\n";
+  for (unsigned TI : K.Tasks) {
+    const Task &T = P.Tasks[TI];
+    OS << "  " << (T.Padding ? "(padding)" : T.Name) << "  warps [" << T.FirstWarp
+       << ", " << T.endWarp() << ")";
+    if (T.Regs)
+      OS << "  regs " << *T.Regs;
+    if (T.Cta)
+      OS << "  cta " << *T.Cta;
+    if (!T.Padding) {
+      OS << "  consumes " << resourceList(P, T.Consumes) << "  produces "
+         << resourceList(P, T.Produces);
+      if (T.Dom.Present)
+        OS << "  domain(" << T.Dom.StartText << ", " << T.Dom.EndText << ", "
+           << T.Dom.StepText << ")";
+    }
+    OS << "\n";
+  }
+  OS << "-- resources\n";
+  for (unsigned R : kernelResources(P, K)) {
+    const Resource &Res = P.Resources[R];
+    OS << "  " << Res.Name << "  " << pipelineKindName(Res.Kind);
+    if (isPipelined(Res.Kind))
+      OS << "  stages " << Res.Stages << "  payload " << Res.PayloadBytes << " B";
+    if (Res.Kind == PipelineKind::TmaAsync)
+      OS << "  tx " << Res.TxBytes << " B";
+    if (const PipelinePlan *PP = Plan.pipeline(R))
+      OS << "  arrivals full " << PP->Counts.Full << " / empty " << PP->Counts.Empty;
+    OS << "\n";
+  }
+  OS << "-- dependency graph (consumed -> produced)\n";
+  std::vector<Edge> Edges = deriveEdges(P, K);
+  if (Edges.empty())
+    OS << "  (no edges)\n";
+  for (const Edge &E : Edges)
+    OS << "  " << P.Resources[E.From].Name << " -> " << P.Resources[E.To].Name << "\n";
+  OS << "-- schedule (credit simulation)\n" << Table;
+  if (!Table.empty() && Table.back() != '\n')
+    OS << "\n";
+  OS << layoutReport(P, K, Plan);
+  OS << "-- verification: ";
+  if (Errors == 0)
+    OS << "PASSED";
+  else
+    OS << "FAILED";
+  OS << " (" << Errors << " error(s), " << Warnings
+     << " warning(s); checks: warps, registers, roles, bracketing, graph, "
+        "capacity, "
+     << V.Coverage << ")\n";
+  return OS.str();
+}
+
+static std::string pad(std::string S, size_t W, bool Right = false) {
+  if (S.size() >= W)
+    return S;
+  std::string Fill(W - S.size(), ' ');
+  return Right ? Fill + S : S + Fill;
+}
+
+std::string layoutReport(const Program &P, const Kernel &K,
+                         const KernelPlan &Plan) {
+  const BlockLayout &L = Plan.Layout;
+  std::ostringstream OS;
+  OS << "[smem-layout] kernel '" << K.Name << "'\n";
+  OS << "  " << pad("resource", 16) << pad("kind", 12) << pad("stages", 7, true)
+     << pad("stage B", 10, true) << pad("align", 7, true)
+     << pad("offset", 10, true) << pad("end", 10, true) << "\n";
+  for (const ResourceLayout &RL : L.Resources) {
+    const Resource &R = P.Resources[RL.Resource];
+    uint64_t End = RL.DataOffset + RL.StageStride * R.Stages;
+    OS << "  " << pad(R.Name, 16) << pad(pipelineKindName(R.Kind), 12)
+       << pad(std::to_string(R.Stages), 7, true)
+       << pad(std::to_string(RL.StageStride), 10, true)
+       << pad(std::to_string(RL.Align), 7, true)
+       << pad(std::to_string(RL.DataOffset), 10, true)
+       << pad(std::to_string(End), 10, true) << "\n";
+  }
+  OS << "  " << pad("barrier", 22) << pad("count", 10, true)
+     << pad("arrivals", 10, true) << pad("offset", 10, true) << "\n";
+  for (const ResourceLayout &RL : L.Resources) {
+    const Resource &R = P.Resources[RL.Resource];
+    const ArrivalCounts &C = Plan.pipeline(RL.Resource)->Counts;
+    std::string Count = std::to_string(R.Stages) + " x 8 B";
+    OS << "  " << pad(R.Name + ".full", 22) << pad(Count, 10, true)
+       << pad(std::to_string(C.Full), 10, true)
+       << pad(std::to_string(RL.FullBarOffset), 10, true) << "\n";
+    OS << "  " << pad(R.Name + ".empty", 22) << pad(Count, 10, true)
+       << pad(std::to_string(C.Empty), 10, true)
+       << pad(std::to_string(RL.EmptyBarOffset), 10, true) << "\n";
+  }
+  OS << "  data " << L.DataBytes << " B + barriers " << L.BarrierBytes
+     << " B = " << L.TotalBytes << " B (launch size " << L.DynamicBytes
+     << " B) / capacity " << K.SmemCapacity << " B\n";
+  return OS.str();
+}
+
+std::string graphDot(const Program &P, const Kernel &K) {
+  std::ostringstream OS;
+  OS << "digraph \"" << K.Name << "\" {\n";
+  for (unsigned R : kernelResources(P, K))
+    OS << "  \"" << P.Resources[R].Name << "\" [label=\"" << P.Resources[R].Name
+       << "\\n" << pipelineKindName(P.Resources[R].Kind) << "\"];\n";
+  for (const Edge &E : deriveEdges(P, K))
+    OS << "  \"" << P.Resources[E.From].Name << "\" -> \"" << P.Resources[E.To].Name
+       << "\";\n";
+  for (const Edge &E : K.DeclaredEdges)
+    OS << "  \"" << P.Resources[E.From].Name << "\" -> \"" << P.Resources[E.To].Name
+       << "\" [style=dashed];\n";
+  OS << "}\n";
+  return OS.str();
+}
+
+} // namespace ts

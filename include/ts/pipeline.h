@@ -102,7 +102,9 @@ public:
                         detail::lane_index() == 0;
     if (issuer)
       detail::arrive_expect_tx(pipe_->full + cur_->index, pipe_->tx_bytes);
-    return detail::stage_at<R>(*pipe_, *cur_, issuer);
+    const stage<R> s = detail::stage_at<R>(*pipe_, *cur_, issuer);
+    detail::advance(*pipe_, *cur_);
+    return s;
   }
 
   /// One non-blocking test whether the next stage is empty.
@@ -111,11 +113,12 @@ public:
   }
 
   /// Publishes the stage. Threads arrive for async_async; for tma_async the
-  /// transaction bytes complete the phase, so there is nothing to do.
-  __device__ __forceinline__ void commit(const stage<R> &) {
+  /// transaction bytes complete the phase, so there is nothing to do. The
+  /// stage names its slot, so a task may hold several (the verifier checks
+  /// they are handed back oldest first).
+  __device__ __forceinline__ void commit(const stage<R> &s) {
     if (pipe_->kind == pipeline_kind::async_async)
-      detail::arrive(pipe_->full + cur_->index);
-    detail::advance(*pipe_, *cur_);
+      detail::arrive(pipe_->full + s.index());
   }
 
 private:
@@ -138,7 +141,9 @@ public:
   __device__ __forceinline__ stage<R> wait(token t) {
     if (!t.ready())
       detail::wait_parity(pipe_->full + cur_->index, cur_->phase);
-    return detail::stage_at<R>(*pipe_, *cur_, false);
+    const stage<R> s = detail::stage_at<R>(*pipe_, *cur_, false);
+    detail::advance(*pipe_, *cur_);
+    return s;
   }
 
   /// One non-blocking test whether the next stage is full.
@@ -149,10 +154,9 @@ public:
   /// Every thread arrives on the stage's empty barrier; the producer may
   /// refill it once all consumer threads have. A thread that stored from
   /// the stage with TMA first waits until those reads are done.
-  __device__ __forceinline__ void release(const stage<R> &) {
+  __device__ __forceinline__ void release(const stage<R> &s) {
     detail::wait_bulk_reads();
-    detail::arrive(pipe_->empty + cur_->index);
-    detail::advance(*pipe_, *cur_);
+    detail::arrive(pipe_->empty + s.index());
   }
 
 private:

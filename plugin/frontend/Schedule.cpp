@@ -145,6 +145,14 @@ struct TmaLoads : RecursiveASTVisitor<TmaLoads> {
     const Expr *Bar = C->getArg(C->getNumArgs() - 1);
     for (int Depth = 0; Depth < 4; ++Depth) {
       Bar = stripExpr(Bar)->IgnoreCasts();
+      // A barrier kept in a local: follow it to its initializer.
+      if (const auto *Ref = dyn_cast<DeclRefExpr>(Bar))
+        if (const auto *Local = dyn_cast<VarDecl>(Ref->getDecl());
+            Local && Local->isLocalVarDecl() && Local->getInit()) {
+          Bar = Local->getInit();
+          continue;
+        }
+      Bar = stripExpr(Bar)->IgnoreCasts();
       const auto *Conv = dyn_cast<CXXMemberCallExpr>(Bar);
       if (!Conv || !isa_and_nonnull<CXXConversionDecl>(Conv->getMethodDecl()))
         break;
@@ -186,6 +194,9 @@ private:
   void statement(const Stmt *S);
   void guardedBody(const Stmt *Then, Guard G);
   void recordDomain(const CXXForRangeStmt *FR);
+  void bindOperands(const OpCall &Op, const VarDecl *Bound, ts::Op &Rec);
+  const VarDecl *stageVar(const Expr *E) const;
+  const CXXForRangeStmt *asDomainLoopWithHints(const Stmt *S);
   void checkJumps(const Stmt *S, bool InLoop, unsigned Breakable,
                   unsigned Continuable);
   void error(SourceLocation L, std::string Msg, std::string Note,
@@ -196,6 +207,8 @@ private:
   Task &T;
   DiagList &Diags;
   std::map<const VarDecl *, HandleParam> Stages;
+  std::map<const VarDecl *, int> StageIds; ///< Op::Stage of each stage variable.
+  std::map<const VarDecl *, int> TokenOps; ///< Token variable -> its try_ op.
   std::set<const CXXMemberCallExpr *> Accepted;
   Section Sec = Section::Head;
   Guard G = Guard::Always;
@@ -301,16 +314,45 @@ void Walker::recordDomain(const CXXForRangeStmt *FR) {
     if (!Args[I]->isValueDependent() && Args[I]->EvaluateAsInt(R, Ctx))
       V = R.Val.getInt().getExtValue();
   };
+  // `symbol + constant`: domains that differ by a constant compare exactly.
+  std::function<void(const Expr *, std::string &, int64_t &)> Split =
+      [&](const Expr *E, std::string &Sym, int64_t &Off) {
+        E = stripExpr(E)->IgnoreParenImpCasts();
+        Expr::EvalResult R;
+        if (!E->isValueDependent() && E->EvaluateAsInt(R, Ctx)) {
+          Off += R.Val.getInt().getExtValue();
+          return;
+        }
+        if (const auto *BO = dyn_cast<BinaryOperator>(E))
+          if (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub) {
+            Expr::EvalResult C;
+            const Expr *RHS = BO->getRHS()->IgnoreParenImpCasts();
+            if (!RHS->isValueDependent() && RHS->EvaluateAsInt(C, Ctx)) {
+              int64_t Val = C.Val.getInt().getExtValue();
+              Off += BO->getOpcode() == BO_Add ? Val : -Val;
+              Split(BO->getLHS(), Sym, Off);
+              return;
+            }
+          }
+        Sym = sourceText(Ctx, E->getSourceRange());
+      };
+  auto SplitArg = [&](unsigned I, std::string &Sym, int64_t &Off) {
+    if (I < Args.size() && !isa<CXXDefaultArgExpr>(Args[I]))
+      Split(Args[I], Sym, Off);
+  };
   if (Args.size() == 1) { // domain(end): start 0
     D.StartText = "0";
     D.Start = 0;
     Bound(0, D.EndText, D.End, 0);
+    SplitArg(0, D.EndSym, D.EndOff);
     D.StepText = "1";
     D.Step = 1;
   } else {
     Bound(0, D.StartText, D.Start, 0);
     Bound(1, D.EndText, D.End, 0);
     Bound(2, D.StepText, D.Step, 1);
+    SplitArg(0, D.StartSym, D.StartOff);
+    SplitArg(1, D.EndSym, D.EndOff);
   }
   if (D.Step && *D.Step <= 0)
     error(FR->getForLoc(), "ts::domain step must be positive",
@@ -332,9 +374,8 @@ void Walker::statement(const Stmt *S) {
     Rec.G = G;
     Rec.Loc = toHandle(Op->Call->getExprLoc());
     Rec.Text = sourceText(Ctx, Op->Call->getSourceRange());
+    bindOperands(*Op, Bound, Rec);
     T.Ops.push_back(std::move(Rec));
-    if (Bound && (Op->Kind == OpKind::Acquire || Op->Kind == OpKind::Wait))
-      Stages[Bound] = Op->H;
     return;
   }
   // Guards do not nest: 'first' inside 'last' is not 'last'.
@@ -349,13 +390,12 @@ void Walker::statement(const Stmt *S) {
   TmaLoads Loads(Stages, S);
   if (!Refs.Found.empty())
     Loads.TraverseStmt(const_cast<Stmt *>(S));
-  std::vector<std::pair<unsigned, Role>> Seen;
+  std::vector<const VarDecl *> Seen;
   for (auto &[V, Loc] : Refs.Found) {
     HandleParam H = Stages[V];
-    std::pair<unsigned, Role> Key{H.Resource, H.R};
-    if (std::find(Seen.begin(), Seen.end(), Key) != Seen.end())
+    if (std::find(Seen.begin(), Seen.end(), V) != Seen.end())
       continue;
-    Seen.push_back(Key);
+    Seen.push_back(V);
     ts::Op Rec;
     Rec.Kind = OpKind::Work;
     Rec.Resource = H.Resource;
@@ -364,10 +404,66 @@ void Walker::statement(const Stmt *S) {
     Rec.G = G;
     Rec.Loc = toHandle(Loc);
     Rec.Text = "work";
+    Rec.Stage = StageIds[V];
     for (auto [R, Always] : Loads.Found)
       if (R == H.Resource && H.R == Role::Producer)
         (Always ? Rec.TmaLoad : Rec.TmaLoadMaybeSkipped) = true;
     T.Ops.push_back(std::move(Rec));
+  }
+}
+
+const VarDecl *Walker::stageVar(const Expr *E) const {
+  const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E ? stripExpr(E)->IgnoreImpCasts() : nullptr);
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  return V && Stages.count(V) ? V : nullptr;
+}
+
+/// Which stage variable an op binds or hands back, and where a blocking
+/// op's token comes from: the checks follow each stage and token exactly.
+void Walker::bindOperands(const OpCall &Op, const VarDecl *Bound, ts::Op &Rec) {
+  const CXXMemberCallExpr *C = Op.Call;
+  int Index = int(T.Ops.size());
+  switch (Op.Kind) {
+  case OpKind::Acquire:
+  case OpKind::Wait:
+    if (Bound) {
+      Stages[Bound] = Op.H;
+      Rec.Stage = StageIds[Bound] = int(StageIds.size());
+    }
+    if (C->getNumArgs() == 1) {
+      const auto *DRE = dyn_cast<DeclRefExpr>(stripExpr(C->getArg(0))->IgnoreImpCasts());
+      const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+      auto It = V ? TokenOps.find(V) : TokenOps.end();
+      bool Same = It != TokenOps.end() && T.Ops[It->second].Resource == Op.H.Resource &&
+                  T.Ops[It->second].R == Op.H.R;
+      Rec.Token = Same ? It->second : ts::Op::ForgedToken;
+    }
+    return;
+  case OpKind::TryAcquire:
+  case OpKind::TryWait:
+    if (Bound)
+      TokenOps[Bound] = Index;
+    return;
+  case OpKind::Commit:
+  case OpKind::Release: {
+    const VarDecl *V = C->getNumArgs() == 1 ? stageVar(C->getArg(0)) : nullptr;
+    if (!V)
+      return; // StageEscapes reports stages that do not come from an op.
+    const HandleParam &H = Stages.at(V);
+    if (H.Resource != Op.H.Resource || H.R != Op.H.R) {
+      error(C->getExprLoc(),
+            std::string(opKindName(Op.Kind)) + " takes a stage '" +
+                V->getNameAsString() + "' that another handle handed out",
+            "commit a stage to the producer handle that acquired it, release it "
+            "to the consumer handle that waited for it",
+            V->getLocation());
+      return;
+    }
+    Rec.Stage = StageIds.at(V);
+    return;
+  }
+  case OpKind::Work:
+    return;
   }
 }
 
@@ -412,9 +508,21 @@ void Walker::checkJumps(const Stmt *S, bool InLoop, unsigned Breakable,
                NestedLoop ? Continuable + 1 : Continuable);
 }
 
+/// `#pragma unroll` (any loop hint) on the domain loop changes how it is
+/// compiled, not what it runs: the loop is still the domain loop.
+const CXXForRangeStmt *Walker::asDomainLoopWithHints(const Stmt *S) {
+  const auto *AS = dyn_cast<AttributedStmt>(S);
+  if (!AS)
+    return asDomainLoop(S);
+  for (const Attr *A : AS->getAttrs())
+    if (!isa<LoopHintAttr>(A))
+      return nullptr;
+  return asDomainLoop(AS->getSubStmt());
+}
+
 void Walker::run(const CompoundStmt *Body) {
   for (const Stmt *S : Body->body()) {
-    if (const CXXForRangeStmt *FR = asDomainLoop(S)) {
+    if (const CXXForRangeStmt *FR = asDomainLoopWithHints(S)) {
       if (Loop) {
         error(FR->getForLoc(), "a task may have only one ts::domain loop",
               "the first ts::domain loop is here", Loop->getForLoc());

@@ -3,14 +3,10 @@
 
 namespace ts {
 
-static const Check AllChecks[] = {
-    Check::Syntax,  Check::Warps,    Check::Registers, Check::Roles,
-    Check::Bracket, Check::Graph,    Check::Capacity,  Check::Credit,
-    Check::Padding, Check::Domain,   Check::Pressure, Check::TmaBytes};
-
 void SeverityPolicy::set(const std::string &Group, bool Enable, int Error) {
-  for (Check C : AllChecks) {
-    if (Group != "ts" && Group != checkFlag(C))
+  for (const CheckInfo &I : checkTable()) {
+    Check C = I.C;
+    if (Group != "ts" && Group != I.Flag)
       continue;
     State &S = States[C];
     if (Error >= 0)

@@ -28,7 +28,21 @@ enum class Check {
   Domain,    ///< ts-domain: assumptions about trip counts (warning).
   Pressure,  ///< ts-register-pressure: thread work on a tiny budget (warning).
   TmaBytes,  ///< ts-tma-bytes: armed transaction bytes no TMA load delivers.
+  Ownership, ///< ts-ownership: stages used after hand-back, twice, out of order.
+  Token,     ///< ts-token: try_ results reaching the wrong blocking op.
+  Bound,     ///< ts-bound: trip counts the every-N argument does not cover.
 };
+
+/// One row per check: the one place that names, ranks and documents it.
+struct CheckInfo {
+  Check C;
+  const char *Flag;    ///< -W<Flag>
+  bool Error;          ///< Default severity.
+  const char *Rule;    ///< One line, for the report and the docs.
+  const char *Anchor;  ///< Section of docs/verifier.md.
+};
+const std::vector<CheckInfo> &checkTable();
+const CheckInfo &checkInfo(Check C);
 
 const char *checkFlag(Check C);
 /// Default severity: true for error, false for warning.

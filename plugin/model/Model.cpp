@@ -38,40 +38,6 @@ const char *opKindName(OpKind K) {
   return "?";
 }
 
-const char *checkFlag(Check C) {
-  switch (C) {
-  case Check::Syntax:
-    return "ts-syntax";
-  case Check::Warps:
-    return "ts-warps";
-  case Check::Registers:
-    return "ts-registers";
-  case Check::Roles:
-    return "ts-roles";
-  case Check::Bracket:
-    return "ts-bracketing";
-  case Check::Graph:
-    return "ts-graph";
-  case Check::Capacity:
-    return "ts-capacity";
-  case Check::Credit:
-    return "ts-credit";
-  case Check::Padding:
-    return "ts-padding";
-  case Check::Domain:
-    return "ts-domain";
-  case Check::Pressure:
-    return "ts-register-pressure";
-  case Check::TmaBytes:
-    return "ts-tma-bytes";
-  }
-  return "ts";
-}
-
-bool checkIsErrorByDefault(Check C) {
-  return C != Check::Padding && C != Check::Domain && C != Check::Pressure;
-}
-
 std::optional<uint64_t> Domain::constantTrips() const {
   if (!Present)
     return uint64_t(1);
@@ -87,6 +53,22 @@ std::string Domain::signature() const {
   if (!Present)
     return "<none>";
   return StartText + ";" + EndText + ";" + StepText;
+}
+
+std::string Domain::symbolicKey() const {
+  if (!Present || constantTrips())
+    return "";
+  // With step 1 the trip count is end - start: offsets move it by a
+  // constant. Other steps only match when the offsets match too.
+  bool UnitStep = Step && *Step == 1;
+  std::string Key = StartSym + ";" + EndSym + ";" + StepText;
+  if (!UnitStep)
+    Key += ";" + std::to_string(StartOff) + ";" + std::to_string(EndOff);
+  return Key;
+}
+
+int64_t Domain::tripOffset() const {
+  return Step && *Step == 1 ? EndOff - StartOff : 0;
 }
 
 bool Task::produces(unsigned R) const {

@@ -81,6 +81,16 @@ struct Op {
   bool TmaLoad = false;
   /// ...or only on some paths (under a condition, in a loop or lambda).
   bool TmaLoadMaybeSkipped = false;
+  /// The task's stage variable this op binds (acquire/wait), hands back
+  /// (commit/release) or touches (work); NoStage when none.
+  int Stage = NoStage;
+  /// Blocking ops: the index in Task::Ops of the try_ op whose token is
+  /// passed, NoToken when none is, ForgedToken when it comes from elsewhere.
+  int Token = NoToken;
+
+  static constexpr int NoStage = -1;
+  static constexpr int NoToken = -1;
+  static constexpr int ForgedToken = -2;
 };
 
 /// One `ts::domain(start, end[, step])` loop. Bounds are kept as source text
@@ -89,12 +99,20 @@ struct Domain {
   bool Present = false;
   std::string StartText, EndText, StepText;
   std::optional<int64_t> Start, End, Step;
+  /// Bounds split as `symbol + constant` ("" symbol for a constant), so
+  /// domains that differ by a constant are compared exactly.
+  std::string StartSym, EndSym;
+  int64_t StartOff = 0, EndOff = 0;
   SourceHandle Loc = 0;
 
   /// Trip count when every bound is a constant.
   std::optional<uint64_t> constantTrips() const;
   /// Tasks with equal signatures run the same number of iterations.
   std::string signature() const;
+  /// Tasks whose runtime domains share this key run `N + tripOffset()`
+  /// iterations for one unknown N (clamped at 0); "" for constant domains.
+  std::string symbolicKey() const;
+  int64_t tripOffset() const;
 };
 
 /// A parameter of a task function.
@@ -136,6 +154,9 @@ struct Kernel {
   std::vector<unsigned> Tasks;        ///< Indices into Program::Tasks.
   std::vector<Edge> DeclaredEdges;
   uint64_t SmemCapacity = 232448;     ///< Bytes, data + barriers.
+  /// Trip counts checked when the every-N argument does not cover a
+  /// schedule (a ts-bound warning says so); -trip-bound=N sets it.
+  uint64_t TripBound = 64;
   SourceHandle Loc = 0;
 };
 

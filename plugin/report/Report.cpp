@@ -66,10 +66,11 @@ std::string kernelReport(const Program &P, const Kernel &K,
     OS << "PASSED";
   else
     OS << "FAILED";
-  OS << " (" << Errors << " error(s), " << Warnings
-     << " warning(s); checks: warps, registers, roles, bracketing, graph, "
-        "capacity, "
-     << V.Coverage << ")\n";
+  OS << " (" << Errors << " error(s), " << Warnings << " warning(s))\n";
+  OS << "   checks:";
+  for (const CheckInfo &I : checkTable())
+    OS << " " << I.Flag;
+  OS << "\n   protocol: " << V.Coverage << "\n";
   return OS.str();
 }
 

@@ -1,8 +1,9 @@
 //===- Bracketing.cpp - Work inside acquire/commit and wait/release -------===//
 //
-// On head + one loop iteration + tail (guards ignored), every stage access
-// must sit between the op that makes the stage the task's and the op that
-// hands it back; otherwise the task touches memory another task owns.
+// On head + one loop iteration + tail (guards ignored): stages are taken
+// before they are worked on or handed back, pairs are guarded alike, and
+// nothing taken is left behind. Which stage a use touches is followed
+// exactly by the ownership check (Stages.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "verify/Verify.h"
@@ -63,8 +64,7 @@ private:
   bool mine(unsigned I) const {
     return op(I).Resource == R && roleOf(op(I)) == Ro;
   }
-  void closeLoop(const std::vector<unsigned> &Linear);
-  void checkTry(const std::vector<unsigned> &Linear, size_t Pos);
+  void closeLoop();
 
   const Program &P;
   const Task &T;
@@ -72,51 +72,29 @@ private:
   const Words &W;
   Role Ro;
   DiagList &Out;
-  std::optional<unsigned> Open, LastClose;
+  std::vector<unsigned> Open; ///< Stages held, oldest first.
+  std::optional<unsigned> LastClose;
   bool WorkReported = false; ///< One error per run of stray work.
 };
 
 void BracketChecker::run(const std::vector<unsigned> &Linear) {
-  bool LoopHasOps = std::any_of(Linear.begin(), Linear.end(), [&](unsigned I) {
-    return op(I).Sec == Section::Loop && mine(I);
-  });
   Section Prev = Section::Head;
   for (size_t Pos = 0; Pos < Linear.size(); ++Pos) {
     unsigned I = Linear[Pos];
     const Op &O = op(I);
     if (O.Sec != Prev) {
-      if (Prev == Section::Head && O.Sec == Section::Loop && Open &&
-          LoopHasOps) {
-        Diag &D = report(Out, Check::Bracket, op(*Open).Loc,
-                         "stage of " + res() + " " + W.Opened +
-                             " before the loop is still held in the loop");
-        note(D, op(*Open).Loc,
-             name(W.Close) + " it before the loop, or " + name(W.Open) +
-                 " and " + name(W.Close) + " inside the loop body");
-      }
       if (Prev == Section::Loop)
-        closeLoop(Linear);
+        closeLoop();
       Prev = O.Sec;
     }
     if (!mine(I))
       continue;
 
-    if (O.Kind == W.Try) {
-      checkTry(Linear, Pos);
-    } else if (O.Kind == W.Open) {
-      if (Open) {
-        Diag &D = report(Out, Check::Bracket, O.Loc,
-                         name(W.Open) + " of " + res() +
-                             " while a stage is still held");
-        note(D, op(*Open).Loc, std::string("stage ") + W.Opened + " here");
-        note(D, O.Loc,
-             name(W.Close) + " the held stage first; a task holds "
-                             "one stage of a resource at a time");
-      }
-      Open = I;
+    if (O.Kind == W.Open) {
+      Open.push_back(I);
       WorkReported = false;
     } else if (O.Kind == W.Close) {
-      if (!Open) {
+      if (Open.empty()) {
         Diag &D = report(Out, Check::Bracket, O.Loc,
                          name(W.Close) + " of " + res() + " without an open " +
                              name(W.Open));
@@ -125,33 +103,32 @@ void BracketChecker::run(const std::vector<unsigned> &Linear) {
                std::string("the last stage was ") + W.Closed + " here");
         note(D, O.Loc, name(W.Open) + " a stage before the " + name(W.Close));
       }
-      if (Open && op(*Open).Sec == Section::Loop && O.Sec == Section::Loop &&
-          op(*Open).G != O.G) {
+      unsigned Front = Open.empty() ? I : Open.front();
+      if (!Open.empty() && op(Front).Sec == Section::Loop &&
+          O.Sec == Section::Loop && op(Front).G != O.G) {
         // Guarded differently, the pair balances in no iteration count but
         // one: stages leak (or are handed back twice) on the others.
-        const Op &Guarded = O.G != Guard::Always ? O : op(*Open);
+        const Op &Guarded = O.G != Guard::Always ? O : op(Front);
         Diag &D = report(Out, Check::Bracket, Guarded.Loc,
                          name(O.Kind) + " of " + res() + " runs " +
                              guardWords(O.G) + " but its " + name(W.Open) +
-                             " runs " + guardWords(op(*Open).G));
-        note(D, op(*Open).Loc, std::string("stage ") + W.Opened + " here");
+                             " runs " + guardWords(op(Front).G));
+        note(D, op(Front).Loc, std::string("stage ") + W.Opened + " here");
         note(D, Guarded.Loc,
              "guard the " + name(W.Open) + " and the " + name(W.Close) +
                  " alike: both under the same i.first()/i.last(), or neither");
       }
-      Open.reset();
+      // The stage the op names, when it is held; else the oldest.
+      auto Named = std::find_if(Open.begin(), Open.end(), [&](unsigned J) {
+        return O.Stage != Op::NoStage && op(J).Stage == O.Stage;
+      });
+      if (!Open.empty())
+        Open.erase(Named != Open.end() ? Named : Open.begin());
       LastClose = I;
       WorkReported = false;
-    } else if (O.Kind == OpKind::Work && !Open && !WorkReported) {
+    } else if (O.Kind == OpKind::Work && Open.empty() && !WorkReported &&
+               !LastClose) {
       WorkReported = true;
-      if (LastClose) {
-        Diag &D =
-            report(Out, Check::Bracket, O.Loc,
-                   "work on a stage of " + res() + " after it was " + W.Closed);
-        note(D, op(*LastClose).Loc, std::string("stage ") + W.Closed + " here");
-        note(D, O.Loc, "move the work before the " + name(W.Close));
-        continue;
-      }
       Diag &D =
           report(Out, Check::Bracket, O.Loc,
                  "work on a stage of " + res() + " before it is " + W.Opened);
@@ -165,46 +142,30 @@ void BracketChecker::run(const std::vector<unsigned> &Linear) {
     }
   }
   if (Prev == Section::Loop)
-    closeLoop(Linear);
-  if (Open) {
-    Diag &D = report(Out, Check::Bracket, op(*Open).Loc,
+    closeLoop();
+  for (unsigned I : Open) {
+    Diag &D = report(Out, Check::Bracket, op(I).Loc,
                      "stage of " + res() + " " + W.Opened + " here is never " +
                          W.Closed);
-    note(D, op(*Open).Loc,
-         name(W.Close) + " the stage before the task returns");
+    note(D, op(I).Loc, name(W.Close) + " the stage before the task returns");
   }
 }
 
-/// A stage taken in the body must be handed back in the same iteration, or
-/// the next iteration takes a second one.
-void BracketChecker::closeLoop(const std::vector<unsigned> &Linear) {
-  if (!Open || op(*Open).Sec != Section::Loop)
-    return;
-  Diag &D =
-      report(Out, Check::Bracket, op(*Open).Loc,
-             "stage of " + res() + " " + W.Opened + " in the loop is not " +
-                 W.Closed + " in the same iteration");
-  note(D, op(*Open).Loc, name(W.Close) + " it before the end of the loop body");
-  Open.reset();
-}
-
-/// A try_* only tests; the blocking op must follow (in a loop, possibly in
-/// the next iteration).
-void BracketChecker::checkTry(const std::vector<unsigned> &Linear, size_t Pos) {
-  auto IsOpen = [&](unsigned J) { return mine(J) && op(J).Kind == W.Open; };
-  if (std::any_of(Linear.begin() + Pos + 1, Linear.end(), IsOpen))
-    return;
-  const Op &O = op(Linear[Pos]);
-  if (O.Sec == Section::Loop &&
-      std::any_of(Linear.begin(), Linear.begin() + Pos, [&](unsigned J) {
-        return op(J).Sec == Section::Loop && IsOpen(J);
-      }))
-    return;
-  Diag &D = report(Out, Check::Bracket, O.Loc,
-                   name(W.Try) + " of " + res() + " is never followed by " +
-                       name(W.Open));
-  note(D, O.Loc,
-       "pass its token to " + name(W.Open) + "(token) on the same handle");
+/// A stage taken in the body must be handed back in the same iteration:
+/// its variable ends with the iteration, nothing could hand it back later.
+void BracketChecker::closeLoop() {
+  for (auto It = Open.begin(); It != Open.end();) {
+    if (op(*It).Sec != Section::Loop) {
+      ++It;
+      continue;
+    }
+    Diag &D =
+        report(Out, Check::Bracket, op(*It).Loc,
+               "stage of " + res() + " " + W.Opened + " in the loop is not " +
+                   W.Closed + " in the same iteration");
+    note(D, op(*It).Loc, name(W.Close) + " it before the end of the loop body");
+    It = Open.erase(It);
+  }
 }
 
 } // namespace

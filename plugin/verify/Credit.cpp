@@ -7,7 +7,7 @@
 // free again once all consumer tasks released it.
 //
 //===----------------------------------------------------------------------===//
-#include "verify/Verify.h"
+#include "verify/Simulation.h"
 #include "verify/VerifyUtil.h"
 
 #include <algorithm>
@@ -16,39 +16,9 @@
 #include <set>
 
 namespace ts {
-using namespace detail;
+namespace detail {
 
 namespace {
-
-/// Constant trip counts above this are simulated at this count: the credit
-/// pattern repeats every few iterations, the trace would only grow.
-constexpr uint64_t MaxSimulatedTrips = 256;
-
-struct Entry {
-  unsigned Op = 0;
-  unsigned Iteration = 0;
-};
-
-/// Head, N copies of the body (guards applied), tail.
-std::vector<Entry> expand(const Task &T, uint64_t N) {
-  uint64_t Trips = T.Dom.Present ? N : 1;
-  std::vector<Entry> Out;
-  for (unsigned I = 0; I < T.Ops.size(); ++I)
-    if (T.Ops[I].Sec == Section::Head)
-      Out.push_back({I, 0});
-  for (uint64_t It = 0; It < Trips; ++It)
-    for (unsigned I = 0; I < T.Ops.size(); ++I) {
-      const Op &O = T.Ops[I];
-      if (O.Sec != Section::Loop || (O.G == Guard::FirstIter && It != 0) ||
-          (O.G == Guard::LastIter && It + 1 != Trips))
-        continue;
-      Out.push_back({I, unsigned(It)});
-    }
-  for (unsigned I = 0; I < T.Ops.size(); ++I)
-    if (T.Ops[I].Sec == Section::Tail)
-      Out.push_back({I, 0});
-  return Out;
-}
 
 std::string plural(uint64_t N, const std::string &Word) {
   return std::to_string(N) + " " + Word + (N == 1 ? "" : "s");
@@ -58,66 +28,29 @@ std::string times(uint64_t N) {
   return N == 1 ? "once" : std::to_string(N) + " times";
 }
 
-/// Per task and resource: how many stages it took and handed back.
-struct Counters {
-  uint64_t Acquired = 0, Committed = 0, Waited = 0, Released = 0;
-  SourceHandle LastAcquire = 0, LastCommit = 0, LastWait = 0, LastRelease = 0;
-};
-
-/// One simulation run at one trip count.
-class Simulation {
-public:
-  Simulation(const Program &P, const Kernel &K, const KernelPlan &Plan,
-             uint64_t Trips);
-
-  SimResult run();
-  /// Findings of the run, keyed for de-duplication across trip counts.
-  std::vector<std::pair<std::string, Diag>> Findings;
-
-private:
-  bool tracked(unsigned R) const { return isPipelined(P.Resources[R].Kind); }
-  bool runnable(unsigned T) const;
-  void execute(unsigned T);
-  uint64_t fullStages(unsigned R) const;     ///< Committed by every producer.
-  uint64_t releasedStages(unsigned R) const; ///< Released by every consumer.
-  uint64_t slowest(const std::vector<unsigned> &Side, unsigned R,
-                   uint64_t Counters::*Field) const;
-  Counters &ctr(unsigned T, unsigned R) {
-    return C[T * P.Resources.size() + R];
-  }
-  const Counters &ctr(unsigned T, unsigned R) const {
-    return C[T * P.Resources.size() + R];
-  }
-  const Task &task(unsigned T) const { return P.Tasks[Tasks[T]]; }
-  const Op &next(unsigned T) const {
-    return task(T).Ops[Entries[T][Pos[T]].Op];
-  }
-  bool finished(unsigned T) const { return Pos[T] == Entries[T].size(); }
-  std::string suffix() const {
-    return " (trip count " + std::to_string(Trips) + ")";
-  }
-  void reportDeadlock(const std::vector<unsigned> &Blocked);
-  void reconcile(unsigned R);
-
-  const Program &P;
-  uint64_t Trips;
-  std::vector<unsigned> Tasks; ///< Program task indices, kernel order.
-  std::vector<std::vector<Entry>> Entries;
-  std::vector<size_t> Pos;
-  std::vector<Counters> C;
-  /// Simulation-local task positions that fill / drain each resource.
-  std::vector<std::vector<unsigned>> Producers, Consumers;
-};
+} // namespace
 
 Simulation::Simulation(const Program &P, const Kernel &K,
-                       const KernelPlan &Plan, uint64_t Trips)
-    : P(P), Trips(Trips), Producers(P.Resources.size()),
+                       const KernelPlan &Plan, const std::vector<uint64_t> &KTrips,
+                       std::string RunName)
+    : P(P), RunName(std::move(RunName)), Producers(P.Resources.size()),
       Consumers(P.Resources.size()) {
-  for (unsigned TI : K.Tasks)
-    if (!P.Tasks[TI].Padding)
-      Tasks.push_back(TI);
-  for (unsigned T = 0; T < Tasks.size(); ++T)
-    Entries.push_back(expand(task(T), Trips));
+  for (size_t I = 0; I < K.Tasks.size(); ++I) {
+    const Task &T = P.Tasks[K.Tasks[I]];
+    if (T.Padding)
+      continue;
+    Tasks.push_back(K.Tasks[I]);
+    Trips.push_back(T.Dom.Present ? KTrips[I] : 0);
+    Head.emplace_back();
+    Loop.emplace_back();
+    Tail.emplace_back();
+    for (unsigned O = 0; O < T.Ops.size(); ++O)
+      (T.Ops[O].Sec == Section::Head   ? Head
+       : T.Ops[O].Sec == Section::Loop ? Loop
+                                       : Tail)
+          .back()
+          .push_back(O);
+  }
   // The barrier participants are the plan's, as the lowering arms them.
   auto Local = [&](unsigned TI) {
     return unsigned(std::find(Tasks.begin(), Tasks.end(), TI) - Tasks.begin());
@@ -128,8 +61,54 @@ Simulation::Simulation(const Program &P, const Kernel &K,
     for (unsigned TI : PP.Consumers)
       Consumers[PP.Resource].push_back(Local(TI));
   }
-  Pos.assign(Tasks.size(), 0);
+  Cur.assign(Tasks.size(), Cursor());
   C.resize(Tasks.size() * P.Resources.size());
+  for (unsigned T = 0; T < Tasks.size(); ++T)
+    settle(T);
+}
+
+const std::vector<unsigned> &Simulation::section(unsigned T, Section S) const {
+  return S == Section::Head ? Head[T] : S == Section::Loop ? Loop[T] : Tail[T];
+}
+
+/// Moves the cursor onto the next op that runs (guards applied).
+void Simulation::settle(unsigned T) {
+  Cursor &Cu = Cur[T];
+  const std::vector<unsigned> &Body = Loop[T];
+  // With no op on a middle iteration an infinite loop does nothing more.
+  bool Plain = std::any_of(Body.begin(), Body.end(), [&](unsigned O) {
+    return task(T).Ops[O].G == Guard::Always;
+  });
+  while (!Cu.Done) {
+    if (Cu.Sec == Section::Head) {
+      if (Cu.Idx < Head[T].size())
+        return;
+      Cu = {Section::Loop, 0, 0, false};
+    } else if (Cu.Sec == Section::Loop) {
+      if (Cu.It >= Trips[T] || Body.empty()) {
+        Cu = {Section::Tail, 0, 0, false};
+        continue;
+      }
+      if (Trips[T] == InfiniteTrips && Cu.It > 0 && !Plain) {
+        Cu.Done = true;
+        return;
+      }
+      if (Cu.Idx == Body.size()) {
+        ++Cu.It;
+        Cu.Idx = 0;
+        continue;
+      }
+      Guard G = task(T).Ops[Body[Cu.Idx]].G;
+      if (G == Guard::Always || (G == Guard::FirstIter && Cu.It == 0) ||
+          (G == Guard::LastIter && Cu.It + 1 == Trips[T]))
+        return;
+      ++Cu.Idx;
+    } else {
+      if (Cu.Idx < Tail[T].size())
+        return;
+      Cu.Done = true;
+    }
+  }
 }
 
 /// A stage moves only once every task of that side has done its part.
@@ -169,9 +148,14 @@ bool Simulation::runnable(unsigned T) const {
 
 void Simulation::execute(unsigned T) {
   const Op &O = next(T);
-  ++Pos[T];
+  uint64_t It = Cur[T].It;
+  unsigned Index = nextIndex(T);
+  ++Cur[T].Idx;
+  settle(T);
   if (!tracked(O.Resource))
     return;
+  if (O.Kind != OpKind::Work && Trips[T] != InfiniteTrips)
+    Events[O.Resource].push_back({T, Index, It});
   Counters &Ct = ctr(T, O.Resource);
   switch (O.Kind) {
   case OpKind::Acquire:
@@ -195,38 +179,101 @@ void Simulation::execute(unsigned T) {
   }
 }
 
+/// One round: every runnable task runs its next op, decided before any
+/// runs (executing only adds credits, so no ready op becomes blocked).
+/// Returns false at the end of the run or at a deadlock.
+bool Simulation::round(SimResult *S, unsigned Step) {
+  std::vector<unsigned> Ready, Blocked;
+  for (unsigned T = 0; T < Tasks.size(); ++T)
+    if (!finished(T))
+      (runnable(T) ? Ready : Blocked).push_back(T);
+  if (Ready.empty() && Blocked.empty())
+    return false;
+  if (Ready.empty()) {
+    if (S) {
+      for (unsigned T : Blocked)
+        S->Steps.push_back({Step, Tasks[T], nextIndex(T), unsigned(Cur[T].It), true});
+      S->Deadlocked = true;
+      reportDeadlock(Blocked);
+    }
+    return false;
+  }
+  for (unsigned T : Ready) {
+    if (S)
+      S->Steps.push_back({Step, Tasks[T], nextIndex(T), unsigned(Cur[T].It), false});
+    execute(T);
+  }
+  return true;
+}
+
 SimResult Simulation::run() {
   SimResult S;
-  S.Trips = Trips;
-  for (unsigned Step = 0;; ++Step) {
-    std::vector<unsigned> Ready, Blocked;
-    for (unsigned T = 0; T < Tasks.size(); ++T) {
-      if (finished(T))
-        continue;
-      (runnable(T) ? Ready : Blocked).push_back(T);
-    }
-    if (Ready.empty() && Blocked.empty())
-      break;
-    if (Ready.empty()) {
-      for (unsigned T : Blocked)
-        S.Steps.push_back({Step, Tasks[T], Entries[T][Pos[T]].Op,
-                           Entries[T][Pos[T]].Iteration, true});
-      S.Deadlocked = true;
-      reportDeadlock(Blocked);
-      return S;
-    }
-    // Decided before executing: a step's ops run side by side. Executing
-    // only adds credits, so no ready op becomes blocked.
-    for (unsigned T : Ready) {
-      S.Steps.push_back({Step, Tasks[T], Entries[T][Pos[T]].Op,
-                         Entries[T][Pos[T]].Iteration, false});
-      execute(T);
-    }
+  S.Trips = Trips.empty() ? 0 : *std::max_element(Trips.begin(), Trips.end());
+  for (unsigned Step = 0; round(&S, Step); ++Step) {
   }
+  if (S.Deadlocked)
+    return S;
   for (unsigned R = 0; R < P.Resources.size(); ++R)
     if (tracked(R))
       reconcile(R);
   return S;
+}
+
+/// Positions relative to the slowest looping task; tasks still in their
+/// head or past their loop give no key (nullopt-like empty vector).
+std::vector<int64_t> Simulation::relativeState(uint64_t &MinIt, uint64_t &Lag) const {
+  MinIt = InfiniteTrips;
+  uint64_t MaxIt = 0;
+  for (unsigned T = 0; T < Tasks.size(); ++T) {
+    if (Trips[T] != InfiniteTrips || Loop[T].empty() || finished(T))
+      continue;
+    if (Cur[T].Sec != Section::Loop || Cur[T].It == 0)
+      return {};
+    MinIt = std::min(MinIt, Cur[T].It);
+    MaxIt = std::max(MaxIt, Cur[T].It);
+  }
+  if (MinIt == InfiniteTrips)
+    return {};
+  Lag = MaxIt - MinIt;
+  std::vector<int64_t> Key;
+  for (unsigned T = 0; T < Tasks.size(); ++T) {
+    bool Looping = Trips[T] == InfiniteTrips && !Loop[T].empty();
+    Key.push_back(finished(T) ? -1 : int64_t(Cur[T].Sec));
+    Key.push_back(Looping && !finished(T) ? int64_t(Cur[T].It - MinIt) : int64_t(Cur[T].It));
+    Key.push_back(Cur[T].Idx);
+  }
+  return Key;
+}
+
+SteadyState Simulation::findSteadyState(uint64_t MaxRounds) {
+  SteadyState St;
+  std::map<std::vector<int64_t>, uint64_t> Seen; ///< Key -> slowest iteration.
+  uint64_t LastMin = 0;
+  for (uint64_t R = 0; R < MaxRounds; ++R) {
+    if (!round(nullptr, 0)) {
+      bool AllDone = std::all_of(Cur.begin(), Cur.end(),
+                                 [](const Cursor &Cu) { return Cu.Done; });
+      (AllDone ? St.Finished : St.Deadlocked) = true;
+      St.DeadlockIter = LastMin;
+      return St;
+    }
+    uint64_t MinIt = 0, Lag = 0;
+    std::vector<int64_t> Key = relativeState(MinIt, Lag);
+    if (Key.empty())
+      continue;
+    St.MaxLag = std::max(St.MaxLag, Lag);
+    LastMin = MinIt;
+    auto [It, New] = Seen.insert({Key, MinIt});
+    if (New)
+      continue;
+    if (It->second == MinIt)
+      continue; // Same iteration: not yet a period.
+    St.Periodic = true;
+    St.Start = It->second;
+    St.Period = MinIt - It->second;
+    return St;
+  }
+  return St;
 }
 
 void Simulation::reportDeadlock(const std::vector<unsigned> &Blocked) {
@@ -245,7 +292,7 @@ void Simulation::reportDeadlock(const std::vector<unsigned> &Blocked) {
   // Keyed by the first blocked op alone: the same hang at a larger trip
   // count may leave other tasks blocked too.
   std::string Key = "deadlock:" + std::to_string(Tasks[First]) + ":" +
-                    std::to_string(Entries[First][Pos[First]].Op);
+                    std::to_string(nextIndex(First));
   std::vector<unsigned> Involved;
   for (unsigned T : Blocked) {
     unsigned R = next(T).Resource;
@@ -373,6 +420,7 @@ void Simulation::reportDeadlock(const std::vector<unsigned> &Blocked) {
     note(D, O.Loc, Text);
   }
 
+  traceNotes(D, O.Resource);
   if (MissingRelease)
     note(D, O.Loc,
          "every acquire beyond the " + plural(Res.Stages, "stage") + " of " +
@@ -382,6 +430,25 @@ void Simulation::reportDeadlock(const std::vector<unsigned> &Blocked) {
          "every wait on " + quote(Res.Name) +
              " needs a commit from each producer task");
   Findings.push_back({Key, std::move(D)});
+}
+
+/// The last protocol events on the blocked resource, in the order the run
+/// executed them: the end of the counterexample.
+void Simulation::traceNotes(Diag &D, unsigned R) {
+  const std::vector<Event> &Ev = Events[R];
+  constexpr size_t Shown = 6;
+  size_t From = Ev.size() > Shown ? Ev.size() - Shown : 0;
+  for (size_t I = From; I < Ev.size(); ++I) {
+    const Task &T = task(Ev[I].Task);
+    const Op &O = T.Ops[Ev[I].Op];
+    std::string Where = O.Sec == Section::Loop
+                            ? "iteration " + std::to_string(Ev[I].It)
+                            : O.Sec == Section::Head ? "head" : "tail";
+    note(D, O.Loc,
+         "trace " + std::to_string(I + 1) + "/" + std::to_string(Ev.size()) +
+             ": task " + quote(T.Name) + " " + opKindName(O.Kind) + " of " +
+             quote(P.Resources[R].Name) + " (" + Where + ")");
+  }
 }
 
 void Simulation::reconcile(unsigned R) {
@@ -476,86 +543,5 @@ void Simulation::reconcile(unsigned R) {
   }
 }
 
-} // namespace
-
-std::vector<uint64_t> representativeTrips(const Program &P, const Kernel &K) {
-  std::optional<uint64_t> Constant;
-  bool AllConstant = true, AnyLoop = false;
-  for (unsigned TI : K.Tasks) {
-    const Task &T = P.Tasks[TI];
-    if (T.Ops.empty() || !T.Dom.Present)
-      continue;
-    AnyLoop = true;
-    std::optional<uint64_t> N = T.Dom.constantTrips();
-    if (!N || (Constant && *Constant != *N)) {
-      AllConstant = false;
-      break;
-    }
-    Constant = N;
-  }
-  if (!AnyLoop)
-    return {1}; // Nothing repeats; any count gives the same run.
-  if (AllConstant)
-    return {std::min(*Constant, MaxSimulatedTrips)};
-
-  uint64_t MaxStages = 1;
-  for (unsigned R : kernelResources(P, K))
-    if (isPipelined(P.Resources[R].Kind))
-      MaxStages = std::max<uint64_t>(MaxStages, P.Resources[R].Stages);
-  std::set<uint64_t> Trips{0, 1, 2, MaxStages, MaxStages + 1};
-  return {Trips.begin(), Trips.end()};
-}
-
-SimResult checkCredits(const Program &P, const Kernel &K,
-                       const KernelPlan &Plan, DiagList &Out) {
-  std::vector<uint64_t> Trips = representativeTrips(P, K);
-
-  // One trip count for all tasks is an assumption once domains differ.
-  if (Trips.size() > 1) {
-    const Task *First = nullptr;
-    for (unsigned TI : K.Tasks) {
-      const Task &T = P.Tasks[TI];
-      if (T.Ops.empty() || !T.Dom.Present)
-        continue;
-      if (!First) {
-        First = &T;
-        continue;
-      }
-      if (T.Dom.signature() == First->Dom.signature())
-        continue;
-      Diag &D = report(Out, Check::Domain, T.Dom.Loc,
-                       "task " + quote(T.Name) +
-                           " loops over a different domain than task " +
-                           quote(First->Name) +
-                           "; the credit simulation assumes equal trip counts");
-      note(D, First->Dom.Loc, "task " + quote(First->Name) + " loops here");
-      note(D, T.Dom.Loc,
-           "use the same ts::domain bounds in tasks that "
-           "exchange stages");
-      break;
-    }
-  }
-
-  // The smallest failing trip count tells the story and larger ones repeat
-  // it; only a deadlock that a smaller trip count showed as mere imbalance
-  // is still worth reporting. The first deadlock ends the simulation.
-  std::set<std::string> Seen;
-  SimResult Last;
-  bool Failed = false;
-  for (uint64_t N : Trips) {
-    Simulation Sim(P, K, Plan, N);
-    SimResult R = Sim.run();
-    if (Failed && !R.Deadlocked)
-      continue;
-    Last = std::move(R);
-    for (auto &[Key, D] : Sim.Findings)
-      if (Seen.insert(Key + "@" + std::to_string(D.Loc)).second)
-        Out.push_back(std::move(D));
-    if (Last.Deadlocked)
-      break;
-    Failed = Failed || !Sim.Findings.empty();
-  }
-  return Last;
-}
-
+} // namespace detail
 } // namespace ts

@@ -15,7 +15,9 @@ VerifyResult verifyKernel(const Program &P, const Kernel &K,
   size_t StructuralBegin = Out.size();
   checkRoles(P, K, Out);
   checkBracketing(P, K, Out);
+  checkDomains(P, K, Plan, Out);
   size_t StructuralEnd = Out.size();
+  checkStages(P, K, Out);
   checkTmaBytes(P, K, Out);
   checkGraph(P, K, Out);
   checkCapacity(P, K, Plan, Out);
@@ -26,11 +28,9 @@ VerifyResult verifyKernel(const Program &P, const Kernel &K,
       Out.begin() + StructuralBegin, Out.begin() + StructuralEnd,
       [](const Diag &D) { return checkIsErrorByDefault(D.Group); });
   if (Sound)
-    R.Sim = checkCredits(P, K, Plan, Out);
-  std::string Trips;
-  for (uint64_t T : representativeTrips(P, K))
-    Trips += (Trips.empty() ? "" : ", ") + std::to_string(T);
-  R.Coverage = "credit at trip counts " + Trips;
+    R.Sim = checkCredits(P, K, Plan, Out, &R.Coverage);
+  else
+    R.Coverage = "not run: fix the errors above first";
   return R;
 }
 

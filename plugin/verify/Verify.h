@@ -25,6 +25,13 @@ void checkRegisterPressure(const Program &P, const Kernel &K, DiagList &Out);
 constexpr unsigned PressureBudget = 64;
 void checkRoles(const Program &P, const Kernel &K, DiagList &Out);
 void checkBracketing(const Program &P, const Kernel &K, DiagList &Out);
+/// Each task alone: stages used only while held, handed back once and
+/// oldest first; try_ tokens consumed by their own blocking op.
+void checkStages(const Program &P, const Kernel &K, DiagList &Out);
+/// Tasks that exchange stages must run trip counts that provably match or
+/// differ by a known constant.
+void checkDomains(const Program &P, const Kernel &K, const KernelPlan &Plan,
+                  DiagList &Out);
 /// Every tma_async stage a task commits got a TMA load on every path.
 void checkTmaBytes(const Program &P, const Kernel &K, DiagList &Out);
 void checkGraph(const Program &P, const Kernel &K, DiagList &Out);
@@ -51,11 +58,17 @@ struct SimResult {
 /// trip count when every domain is constant. Deadlocks and unbalanced
 /// counts become ts-credit diagnostics; the trace of the last simulated
 /// trip count is returned for the schedule table.
-SimResult checkCredits(const Program &P, const Kernel &K,
-                       const KernelPlan &Plan, DiagList &Out);
+/// The trip count K such that the runs up to K decide every runtime trip
+/// count, or nullopt when the argument does not cover the schedule.
+std::optional<uint64_t> decidingTripCount(const Program &P, const Kernel &K,
+                                          const KernelPlan &Plan);
 
-/// The trip counts checkCredits simulates for this kernel.
-std::vector<uint64_t> representativeTrips(const Program &P, const Kernel &K);
+/// Every trip count: runs from the smallest N to a bound derived from the
+/// steady state (TripCounts.cpp), or the exact constant counts. Says in
+/// `Coverage` which counts the runs cover.
+SimResult checkCredits(const Program &P, const Kernel &K,
+                       const KernelPlan &Plan, DiagList &Out,
+                       std::string *Coverage = nullptr);
 
 /// Seam for the exhaustive interleaving checker (a later issue): every
 /// check above plus the credit simulation, in reference order.

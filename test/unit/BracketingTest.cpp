@@ -15,6 +15,12 @@ DiagList bracket(Builder &B) {
   return D;
 }
 
+DiagList stages(Builder &B) {
+  DiagList D;
+  checkStages(B.P, B.kernel(), D);
+  return D;
+}
+
 TEST(Bracketing, WellFormedPasses) {
   Builder B;
   unsigned T = B.tma("Tiles");
@@ -31,19 +37,6 @@ TEST(Bracketing, WellFormedPasses) {
       .commit(T);
   DiagList D = bracket(B);
   EXPECT_TRUE(D.empty()) << dump(D);
-}
-
-TEST(Bracketing, WorkAfterRelease) {
-  Builder B;
-  unsigned T = B.tma("Tiles");
-  B.task("store", 0, 4).consumes(T).loop(8).drain(T).cwork(T).cwork(T);
-  DiagList D = bracket(B);
-  ASSERT_EQ(D.size(), 1u) << dump(D); // One error per run of stray work.
-  EXPECT_EQ(D[0].Group, Check::Bracket);
-  EXPECT_EQ(D[0].Loc, opLoc(0, 3));
-  EXPECT_EQ(D[0].Message, "work on a stage of 'Tiles' after it was released");
-  EXPECT_EQ(D[0].Notes[0].Loc, opLoc(0, 2));
-  EXPECT_EQ(D[0].Notes[0].Message, "stage released here");
 }
 
 TEST(Bracketing, WorkBeforeAcquire) {
@@ -78,61 +71,88 @@ TEST(Bracketing, LoopStageMustCloseInTheLoop) {
                           "released in the same iteration");
 }
 
-TEST(Bracketing, HeadToTailBracketAroundTheLoop) {
+TEST(Stages, WorkAfterRelease) {
   Builder B;
   unsigned T = B.tma("Tiles");
-  // Fine: the loop does not touch the held stage.
-  B.task("a", 0, 4).consumes(T).head().wait(T).cwork(T).tail().release(T);
+  B.task("store", 0, 4).consumes(T).loop(8).drain(T).cwork(T).cwork(T);
   EXPECT_TRUE(bracket(B).empty()) << dump(bracket(B));
-  // Not fine: the loop works on it.
-  Builder C;
-  unsigned U = C.tma("Tiles");
-  C.task("a", 0, 4).consumes(U).head().wait(U).loop(4).cwork(U).tail().release(
-      U);
-  DiagList D = bracket(C);
-  ASSERT_EQ(D.size(), 1u) << dump(D);
-  EXPECT_EQ(D[0].Message,
-            "stage of 'Tiles' waited for before the loop is still held in the "
-            "loop");
+  DiagList D = stages(B);
+  ASSERT_EQ(D.size(), 2u) << dump(D); // One error per use.
+  EXPECT_EQ(D[0].Group, Check::Ownership);
+  EXPECT_EQ(D[0].Loc, opLoc(0, 3));
+  EXPECT_EQ(D[0].Message, "stage of 'Tiles' is used after it was released");
+  EXPECT_EQ(D[0].Notes[0].Loc, opLoc(0, 2));
+  EXPECT_EQ(D[0].Notes[0].Message,
+            "the stage was released here; another task may now overwrite it");
 }
 
-TEST(Bracketing, CommitWithoutAcquireAndDoubleAcquire) {
+TEST(Stages, HeadToTailStageReadInTheLoop) {
+  // The query tile of attention kernels: waited in the head, read in every
+  // iteration, released in the tail.
+  Builder C;
+  unsigned U = C.tma("Tiles");
+  C.task("a", 0, 4).consumes(U).head().wait(U).loop(4).cwork(U).tail().release(U);
+  EXPECT_TRUE(bracket(C).empty()) << dump(bracket(C));
+  EXPECT_TRUE(stages(C).empty()) << dump(stages(C));
+}
+
+TEST(Stages, HoldTwoStagesHandBackOldestFirst) {
   Builder B;
   unsigned T = B.tma("Tiles");
-  B.task("load", 0, 1)
-      .produces(T)
-      .loop(8)
-      .acquire(T)
-      .acquire(T)
-      .commit(T)
-      .commit(T);
-  DiagList D = bracket(B);
+  B.task("load", 0, 1).produces(T).loop(8).acquire(T).acquire(T).commit(T).commit(T);
+  B.P.Tasks[0].Ops[2].Stage = B.P.Tasks[0].Ops[0].Stage; // commit s0, then s1
+  EXPECT_TRUE(bracket(B).empty()) << dump(bracket(B));
+  EXPECT_TRUE(stages(B).empty()) << dump(stages(B));
+}
+
+TEST(Stages, NewerStageFirstAndTwice) {
+  Builder B;
+  unsigned T = B.tma("Tiles");
+  // Both commits name the newer stage: out of order, then twice.
+  B.task("load", 0, 1).produces(T).loop(8).acquire(T).acquire(T).commit(T).commit(T);
+  DiagList D = stages(B);
   ASSERT_EQ(D.size(), 2u) << dump(D);
-  EXPECT_EQ(D[0].Loc, opLoc(0, 1));
-  EXPECT_EQ(D[0].Message, "acquire of 'Tiles' while a stage is still held");
+  EXPECT_EQ(D[0].Loc, opLoc(0, 2));
+  EXPECT_EQ(D[0].Message, "commit of 'Tiles' hands back a newer stage while an "
+                          "older one is held");
   EXPECT_EQ(D[0].Notes[0].Loc, opLoc(0, 0));
   EXPECT_EQ(D[1].Loc, opLoc(0, 3));
-  EXPECT_EQ(D[1].Message, "commit of 'Tiles' without an open acquire");
+  EXPECT_EQ(D[1].Message, "commit of 'Tiles' hands back a stage that was already committed");
 }
 
-TEST(Bracketing, TryWithoutBlockingOp) {
+TEST(Stages, TryWithoutBlockingOpInItsIteration) {
   Builder B;
   unsigned T = B.tma("Tiles");
+  // A try at the end of an iteration tests the next stage, but the last
+  // iteration has no wait after it, and its token cannot reach the next.
   B.task("store", 0, 4).consumes(T).loop(8).drain(T).tryWait(T);
-  DiagList D0 = bracket(B);
-  // In a loop the wait of the next iteration follows the try.
-  EXPECT_TRUE(D0.empty()) << dump(D0);
+  DiagList D = stages(B);
+  ASSERT_EQ(D.size(), 1u) << dump(D);
+  EXPECT_EQ(D[0].Group, Check::Token);
+  EXPECT_EQ(D[0].Loc, opLoc(0, 3));
+  EXPECT_EQ(D[0].Message, "try_wait of 'Tiles' is not followed by wait in the same iteration");
+}
 
+TEST(Stages, TokensReachTheirOwnBlockingOp) {
+  Builder B;
+  unsigned T = B.tma("Tiles");
+  B.task("store", 0, 4).consumes(T).loop(8).tryWait(T).wait(T).cwork(T).release(T);
+  B.P.Tasks[0].Ops[1].Token = 0;
+  EXPECT_TRUE(stages(B).empty()) << dump(stages(B));
+  B.P.Tasks[0].Ops[1].Token = Op::ForgedToken;
+  DiagList D = stages(B);
+  ASSERT_EQ(D.size(), 1u) << dump(D);
+  EXPECT_EQ(D[0].Message, "wait of 'Tiles' is given a token that no try_wait of "
+                          "this handle returned");
+  // A token taken in the head and reused every iteration.
   Builder C;
   unsigned U = C.tma("Tiles");
-  C.task("store", 0, 4).consumes(U).loop(8).drain(U).tail().tryWait(U);
-  C.task("load", 4, 1).produces(U).head().tryAcquire(U).loop(8).fill(U);
-  DiagList D = bracket(C);
-  ASSERT_EQ(D.size(), 1u) << dump(D);
-  EXPECT_EQ(D[0].Loc, opLoc(0, 3));
-  EXPECT_EQ(D[0].Message, "try_wait of 'Tiles' is never followed by wait");
-  EXPECT_EQ(D[0].Notes[0].Message,
-            "pass its token to wait(token) on the same handle");
+  C.task("store", 0, 4).consumes(U).head().tryWait(U).loop(8).wait(U).cwork(U).release(U);
+  C.P.Tasks[0].Ops[1].Token = 0;
+  DiagList E = stages(C);
+  ASSERT_EQ(E.size(), 2u) << dump(E);
+  EXPECT_EQ(E[0].Message, "try_wait of 'Tiles' is not followed by wait in the same iteration");
+  EXPECT_EQ(E[1].Message, "wait of 'Tiles' uses a token that does not test this stage");
 }
 
 TEST(Bracketing, GuardMismatchBetweenOpenAndClose) {

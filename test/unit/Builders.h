@@ -165,6 +165,8 @@ inline TaskRef &TaskRef::loop(std::optional<int64_t> N,
   D.Step = 1;
   D.EndText = N ? std::to_string(*N) : Name;
   D.End = N;
+  D.EndSym = N ? "" : Name;
+  D.EndOff = N ? *N : 0;
   D.Loc = domLoc(T);
   Cur = Section::Loop;
   return *this;
@@ -182,6 +184,16 @@ inline TaskRef &TaskRef::opAs(OpKind K, unsigned R, Role Ro, Guard G) {
   // Producer work on a TMA stage is its load unless a test says otherwise.
   O.TmaLoad = K == OpKind::Work && Ro == Role::Producer &&
               B.P.Resources[R].Kind == PipelineKind::TmaAsync;
+  // Stage variables: each take binds a new one; hand-backs and work use
+  // the latest of the same resource and role, as 'auto s = h.wait();' does.
+  if (K == OpKind::Acquire || K == OpKind::Wait) {
+    O.Stage = int(task().Ops.size());
+  } else if (K == OpKind::Commit || K == OpKind::Release || K == OpKind::Work) {
+    OpKind Take = Ro == Role::Producer ? OpKind::Acquire : OpKind::Wait;
+    for (const Op &E : task().Ops)
+      if (E.Resource == R && E.Kind == Take)
+        O.Stage = E.Stage;
+  }
   task().Ops.push_back(O);
   return *this;
 }

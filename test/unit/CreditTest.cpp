@@ -22,24 +22,6 @@ struct Copy {
   Kernel &k() { return B.kernel(); }
 };
 
-TEST(Credit, RepresentativeTrips) {
-  Copy C;
-  C.B.task("store", 0, 4).consumes(C.Tiles).loop(std::nullopt).drain(C.Tiles);
-  C.B.task("load", 4, 1).produces(C.Tiles).loop(std::nullopt).fill(C.Tiles);
-  EXPECT_EQ(representativeTrips(C.B.P, C.k()), (Trips{0, 1, 2, 4, 5}));
-
-  Copy D;
-  D.B.task("store", 0, 4).consumes(D.Tiles).loop(8).drain(D.Tiles);
-  D.B.task("load", 4, 1).produces(D.Tiles).loop(8).fill(D.Tiles);
-  EXPECT_EQ(representativeTrips(D.B.P, D.k()), (Trips{8}));
-
-  // Disagreeing constants fall back to the probes; duplicates collapse.
-  Copy E(std::nullopt, 1);
-  E.B.task("store", 0, 4).consumes(E.Tiles).loop(8).drain(E.Tiles);
-  E.B.task("load", 4, 1).produces(E.Tiles).loop(3).fill(E.Tiles);
-  EXPECT_EQ(representativeTrips(E.B.P, E.k()), (Trips{0, 1, 2}));
-}
-
 TEST(Credit, CopyKernelPassesForAllTrips) {
   Copy C;
   C.B.task("store", 0, 4).consumes(C.Tiles).loop(std::nullopt).drain(C.Tiles);
@@ -273,7 +255,7 @@ TEST(Credit, TwoProducersFillEveryStage) {
   EXPECT_TRUE(S2.Deadlocked) << dump(D2);
 }
 
-TEST(Credit, DifferentRuntimeDomainsWarnOnce) {
+TEST(Credit, DifferentRuntimeDomainsAreAnError) {
   Copy C;
   C.B.task("store", 0, 4)
       .consumes(C.Tiles)
@@ -288,12 +270,19 @@ TEST(Credit, DifferentRuntimeDomainsWarnOnce) {
       .loop(std::nullopt, "k")
       .fill(C.Tiles);
   DiagList D;
-  checkCredits(C.B.P, C.k(), planFor(C.B.P, C.k()), D);
-  ASSERT_EQ(D.size(), 1u) << dump(D);
+  checkDomains(C.B.P, C.k(), planFor(C.B.P, C.k()), D);
+  // Once per pair of tasks that exchange stages: store/load, store/load2,
+  // load/load2 (two producers of one pipeline).
+  ASSERT_EQ(D.size(), 3u) << dump(D);
   EXPECT_EQ(D[0].Group, Check::Domain);
-  EXPECT_EQ(D[0].Loc, domLoc(1));
-  EXPECT_TRUE(contains(D[0].Message, "assumes equal trip counts"));
-  EXPECT_EQ(D[0].Notes[0].Loc, domLoc(0));
+  EXPECT_TRUE(checkIsErrorByDefault(Check::Domain));
+  EXPECT_EQ(D[0].Loc, domLoc(2));
+  EXPECT_EQ(D[0].Message, "tasks 'load' and 'load2' exchange stages of 'Tiles' "
+                          "but may run different trip counts");
+  EXPECT_EQ(D[0].Notes[0].Loc, domLoc(1));
+  EXPECT_EQ(D[0].Notes[0].Message, "task 'load' loops over ts::domain(0, n, 1)");
+  EXPECT_EQ(D[1].Message, "tasks 'store' and 'load' exchange stages of 'Tiles' "
+                          "but may run different trip counts");
 }
 
 } // namespace

@@ -148,12 +148,13 @@ TEST(Lower, ReportStatesVerdictAndTrips) {
   DiagList D;
   pad(C.B.P, C.B.kernel(), D);
   VerifyResult V;
-  V.Coverage = "credit at trip counts 0, 1, 2, 3, 4";
+  V.Coverage = "every trip count (runs 0 to 7 decide all)";
   std::string R = kernelReport(C.B.P, C.B.kernel(), planFor(C.B.P, C.B.kernel()), V, 0, 1);
   EXPECT_NE(R.find("== libts kernel 'k': 8 warps, 256 threads, 12448 B dynamic shared memory"), std::string::npos) << R;
   EXPECT_NE(R.find("  Tiles -> Out\n"), std::string::npos) << R;
   EXPECT_NE(R.find("-- verification: PASSED (0 error(s), 1 warning(s)"), std::string::npos) << R;
-  EXPECT_NE(R.find("credit at trip counts 0, 1, 2, 3, 4)"), std::string::npos) << R;
+  EXPECT_NE(R.find("   protocol: every trip count (runs 0 to 7 decide all)\n"), std::string::npos) << R;
+  EXPECT_NE(R.find("   checks: ts-syntax ts-warps"), std::string::npos) << R;
 }
 
 TEST(Model, DomainTripsAndSignature) {

@@ -21,8 +21,8 @@ __device__ void fills(const Params &p, ts::producer<Buf> b) {
 __device__ void late_read(const Params &p, ts::consumer<Buf> b) {
   for (auto i : ts::domain(0, p.n)) {
     auto s = b.wait();
-    b.release(s); // expected-note {{stage released here}}
-    p.dst[int(i)] = s->v[0]; // expected-error {{work on a stage of 'Buf' after it was released}} expected-note {{move the work before the release}}
+    b.release(s); // expected-note {{the stage was released here; another task may now overwrite it}}
+    p.dst[int(i)] = s->v[0]; // expected-error {{stage of 'Buf' is used after it was released}} expected-note {{move the use before the release}}
   }
 }
 [[ts::kernel(fills, late_read)]] __global__ void k_use_after_release(const Params p);
@@ -67,7 +67,7 @@ __device__ void try_only(const Params &p, ts::producer<Buf> b) {
     s->v[0] = 1.f;
     b.commit(s);
   }
-  auto t = b.try_acquire(); // expected-error {{try_acquire of 'Buf' is never followed by acquire}} expected-note {{pass its token to acquire(token) on the same handle}}
+  auto t = b.try_acquire(); // expected-error {{try_acquire of 'Buf' is not followed by acquire in the same iteration}} expected-note {{pass its token to acquire(token) after it, in the same iteration and under the same guard}}
 }
 [[ts::task(ts::warps(1, 1))]]
 __device__ void try_wait_only(const Params &p, ts::consumer<Buf> b) {
@@ -76,7 +76,7 @@ __device__ void try_wait_only(const Params &p, ts::consumer<Buf> b) {
     p.dst[int(i)] = s->v[0];
     b.release(s);
   }
-  auto t = b.try_wait(); // expected-error {{try_wait of 'Buf' is never followed by wait}} expected-note {{pass its token to wait(token) on the same handle}}
+  auto t = b.try_wait(); // expected-error {{try_wait of 'Buf' is not followed by wait in the same iteration}} expected-note {{pass its token to wait(token) after it, in the same iteration and under the same guard}}
 }
 [[ts::kernel(try_only, try_wait_only)]] __global__ void k_try(const Params p);
 
@@ -105,10 +105,10 @@ __device__ void try_then_wait(const Params &p, ts::consumer<Buf> b) {
 [[ts::task(ts::warps(0, 1))]]
 __device__ void double_acquire(const Params &p, ts::producer<Buf> b) {
   for (auto i : ts::domain(0, p.n)) {
-    auto s = b.acquire(); // expected-note {{stage acquired here}}
-    auto t = b.acquire(); // expected-error {{acquire of 'Buf' while a stage is still held}} expected-note {{commit the held stage first; a task holds one stage of a resource at a time}}
+    auto s = b.acquire(); // expected-note {{the older stage was taken here}} expected-error {{stage of 'Buf' acquired in the loop is not committed in the same iteration}} expected-note {{commit it before the end of the loop body}}
+    auto t = b.acquire();
     s->v[0] = t->v[0];
-    b.commit(t);
+    b.commit(t); // expected-error {{commit of 'Buf' hands back a newer stage while an older one is held}} expected-note {{hand stages of one resource back oldest first, as the barriers expect them}}
   }
 }
 [[ts::kernel(double_acquire, drains)]] __global__ void k_double(const Params p);

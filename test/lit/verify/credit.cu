@@ -13,32 +13,32 @@ struct [[ts::resource(ts::tma_async, ts::stages(2))]] A { float v[32][32]; }; //
 __device__ void load_a(const Params &p, ts::producer<A> tiles) { // expected-note {{task 'load_a' has finished after committing 1 stage}}
   for (auto i : ts::domain(blockIdx.x, p.n, gridDim.x)) {
     if (i.last()) {
-      auto s = tiles.acquire();
+      auto s = tiles.acquire(); // expected-note {{trace 1/4: task 'load_a' acquire of 'A' (iteration 1)}}
       ts::tma::load_2d(s->v, &p.src, 0, int(i) * 32, s.barrier());
-      tiles.commit(s); // expected-note {{this commit runs only on the last iteration}}
+      tiles.commit(s); // expected-note {{this commit runs only on the last iteration}} expected-note {{trace 2/4: task 'load_a' commit of 'A' (iteration 1)}}
     }
   }
 }
 [[ts::task(ts::warps(1, 1))]]
 __device__ void use_a(const Params &p, ts::consumer<A> tiles) {
   for (auto i : ts::domain(blockIdx.x, p.n, gridDim.x)) {
-    auto s = tiles.wait(); // expected-error {{deadlock: task 'use_a' blocks forever on wait of 'A' (trip count 2)}} expected-note {{every wait on 'A' needs a commit from each producer task}}
+    auto s = tiles.wait(); // expected-error {{deadlock: task 'use_a' blocks forever on wait of 'A' (trip count 2)}} expected-note {{every wait on 'A' needs a commit from each producer task}} expected-note {{trace 3/4: task 'use_a' wait of 'A' (iteration 0)}}
     p.dst[int(i)] = s->v[0][0];
-    tiles.release(s);
+    tiles.release(s); // expected-note {{trace 4/4: task 'use_a' release of 'A' (iteration 0)}}
   }
 }
 [[ts::kernel(load_a, use_a)]] __global__ void k_a(const Params p);
 
 // (a') The producer acquires (arming the bytes) every iteration but commits
 // only on the last: caught before simulation, at the guarded commit.
-struct [[ts::resource(ts::tma_async, ts::stages(2))]] A2 { float v[32][32]; }; //
+struct [[ts::resource(ts::tma_async, ts::stages(2))]] A2 { float v[32][32]; };
 [[ts::task(ts::warps(0, 1))]]
 __device__ void load_a2(const Params &p, ts::producer<A2> tiles) {
   for (auto i : ts::domain(blockIdx.x, p.n, gridDim.x)) {
-    auto s = tiles.acquire(); // expected-note {{stage acquired here}}
+    auto s = tiles.acquire(); // expected-note {{stage acquired here}} expected-note {{the older stage was taken here}}
     ts::tma::load_2d(s->v, &p.src, 0, int(i) * 32, s.barrier());
     if (i.last())
-      tiles.commit(s); // expected-error {{commit of 'A2' runs only on the last iteration but its acquire runs every iteration}} expected-note {{guard the acquire and the commit alike}}
+      tiles.commit(s); // expected-error {{commit of 'A2' runs only on the last iteration but its acquire runs every iteration}} expected-note {{guard the acquire and the commit alike}} expected-error {{commit of 'A2' hands back a newer stage while an older one is held}} expected-note {{hand stages of one resource back oldest first, as the barriers expect them}}
   }
 }
 [[ts::task(ts::warps(1, 1))]]
@@ -68,7 +68,7 @@ __device__ void task_a(const Params &p, ts::producer<X> x, ts::consumer<Y> y) {
 [[ts::task(ts::warps(1, 1))]]
 __device__ void task_b(const Params &p, ts::producer<Y> y, ts::consumer<X> x) {
   for (auto i : ts::domain(blockIdx.x, p.n, gridDim.x)) {
-    auto sy = y.acquire(); // expected-note {{task 'task_b' holds 1 stage of 'Y' it acquired but never committed}}
+    auto sy = y.acquire(); // expected-note {{task 'task_b' holds 1 stage of 'Y' it acquired but never committed}} expected-note {{trace 1/1: task 'task_b' acquire of 'Y' (iteration 0)}}
     auto sx = x.wait(); // expected-note {{task 'task_b' is blocked here on wait of 'X'}}
     sy->v[0] = sx->v[0];
     x.release(sx);
@@ -83,17 +83,17 @@ struct [[ts::resource(ts::tma_async, ts::stages(2))]] C { float v[32][32]; }; //
 [[ts::task(ts::warps(0, 1))]]
 __device__ void load_c(const Params &p, ts::producer<C> tiles) { // expected-note {{task 'load_c' has finished after committing 1 stage}}
   for (auto i : ts::domain(blockIdx.x, p.n, gridDim.x)) {
-    auto s = tiles.acquire();
+    auto s = tiles.acquire(); // expected-note {{trace 1/4: task 'load_c' acquire of 'C' (iteration 0)}}
     ts::tma::load_2d(s->v, &p.src, 0, int(i) * 32, s.barrier());
-    tiles.commit(s);
+    tiles.commit(s); // expected-note {{trace 2/4: task 'load_c' commit of 'C' (iteration 0)}}
   }
 }
 [[ts::task(ts::warps(1, 1))]]
 __device__ void use_c(const Params &p, ts::consumer<C> tiles) {
   for (auto i : ts::domain(blockIdx.x, p.n, gridDim.x)) {
-    auto s = tiles.wait();
+    auto s = tiles.wait(); // expected-note {{trace 3/4: task 'use_c' wait of 'C' (iteration 0)}}
     p.dst[int(i)] = s->v[0][0];
-    tiles.release(s);
+    tiles.release(s); // expected-note {{trace 4/4: task 'use_c' release of 'C' (iteration 0)}}
     auto t = tiles.wait(); // expected-error {{deadlock: task 'use_c' blocks forever on wait of 'C' (trip count 1)}} expected-note {{every wait on 'C' needs a commit from each producer task}}
     p.dst[int(i) + 1] = t->v[0][0];
     tiles.release(t);

@@ -19,21 +19,21 @@ struct [[ts::resource(ts::async_async, ts::stages(2))]] Buf { float v[32]; }; //
 [[ts::task(ts::warps(0, 1), ts::regs(40))]]
 __device__ void fill(const Params &p, ts::producer<Buf> b) { // expected-note {{task 'fill' has finished after committing 4 stages}} warn-note {{task 'fill' has finished after committing 4 stages}}
   for (auto i : ts::domain(0, 4)) {
-    auto s = b.acquire();
+    auto s = b.acquire(); // expected-note {{trace 11/16: task 'fill' acquire of 'Buf' (iteration 3)}} warn-note {{trace 11/16: task 'fill' acquire of 'Buf' (iteration 3)}}
     s->v[0] = 1.f;
-    b.commit(s);
+    b.commit(s); // expected-note {{trace 13/16: task 'fill' commit of 'Buf' (iteration 3)}} warn-note {{trace 13/16: task 'fill' commit of 'Buf' (iteration 3)}}
   }
 }
 [[ts::task(ts::warps(4, 1))]]
 __device__ void drain(const Params &p, ts::consumer<Buf> b) {
   for (auto i : ts::domain(0, 4)) {
-    auto s = b.wait(); // expected-error {{deadlock: task 'drain' blocks forever on wait of 'Buf' (trip count 4) [-Wts-credit]}} expected-note {{every wait on 'Buf' needs a commit from each producer task}}
+    auto s = b.wait(); // expected-error {{deadlock: task 'drain' blocks forever on wait of 'Buf' (trip count 4) [-Wts-credit]}} expected-note {{every wait on 'Buf' needs a commit from each producer task}} expected-note {{trace 12/16: task 'drain' wait of 'Buf' (iteration 1)}} warn-note {{trace 12/16: task 'drain' wait of 'Buf' (iteration 1)}}
                        // warn-warning@-1 {{deadlock: task 'drain' blocks forever on wait of 'Buf' (trip count 4) [-Wts-credit]}} warn-note@-1 {{every wait on 'Buf' needs a commit from each producer task}}
     p.dst[int(i)] = s->v[0];
-    b.release(s);
-    auto t = b.wait();
+    b.release(s); // expected-note {{trace 14/16: task 'drain' release of 'Buf' (iteration 1)}} warn-note {{trace 14/16: task 'drain' release of 'Buf' (iteration 1)}}
+    auto t = b.wait(); // expected-note {{trace 15/16: task 'drain' wait of 'Buf' (iteration 1)}} warn-note {{trace 15/16: task 'drain' wait of 'Buf' (iteration 1)}}
     p.dst[int(i) + 4] = t->v[0];
-    b.release(t);
+    b.release(t); // expected-note {{trace 16/16: task 'drain' release of 'Buf' (iteration 1)}} warn-note {{trace 16/16: task 'drain' release of 'Buf' (iteration 1)}}
   }
 }
 

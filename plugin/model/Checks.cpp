@@ -1,0 +1,73 @@
+//===- Checks.cpp - The table of every check -------------------------------===//
+//
+// Severity policy, report, JSON and the docs' tables all read this table;
+// test/unit/ChecksTest.cpp holds README.md and docs/verifier.md to it.
+//
+//===----------------------------------------------------------------------===//
+#include "model/Diag.h"
+
+namespace ts {
+
+const std::vector<CheckInfo> &checkTable() {
+  static const std::vector<CheckInfo> Table = {
+      {Check::Syntax, "ts-syntax", true,
+       "malformed attributes, operations the model cannot follow", "ts-syntax"},
+      {Check::Warps, "ts-warps", true, "warp ranges disjoint, inside the block",
+       "ts-warps"},
+      {Check::Registers, "ts-registers", true,
+       "budgets equal per 4-warp group, multiples of 8 in [24, 256], sum <= 65536",
+       "ts-registers"},
+      {Check::Roles, "ts-roles", true,
+       "consumer handles only wait/release, producers only acquire/commit; every "
+       "pipeline has both",
+       "ts-roles"},
+      {Check::Bracket, "ts-bracketing", true,
+       "work on a stage only while the task holds one; pairs guarded alike",
+       "ts-bracketing"},
+      {Check::Graph, "ts-graph", true, "every declared edge backed by a task",
+       "ts-graph"},
+      {Check::Capacity, "ts-capacity", true,
+       "shared memory (data + barriers) within the kernel's capacity",
+       "ts-capacity"},
+      {Check::Credit, "ts-credit", true,
+       "no deadlock and balanced stages at every trip count",
+       "ts-credit"},
+      {Check::Ownership, "ts-ownership", true,
+       "a stage is used only while held, handed back once, oldest first",
+       "ts-ownership"},
+      {Check::Token, "ts-token", true,
+       "a try_ token reaches exactly the next blocking op of its handle, same "
+       "iteration",
+       "ts-token"},
+      {Check::TmaBytes, "ts-tma-bytes", true,
+       "every committed tma_async stage gets a ts::tma::load_* on every path",
+       "ts-tma-bytes"},
+      {Check::Domain, "ts-domain", true,
+       "tasks exchanging stages run the same trip count (or differ by a known "
+       "constant)",
+       "ts-domain"},
+      {Check::Bound, "ts-bound", false,
+       "a schedule the every-trip-count argument does not cover (checked up to "
+       "a bound)",
+       "ts-bound"},
+      {Check::Padding, "ts-padding", false,
+       "a warp group with budgets was padded with an idle task", "ts-padding"},
+      {Check::Pressure, "ts-register-pressure", false,
+       "a task on a budget below 64 registers copies or reads stages with threads",
+       "ts-register-pressure"},
+  };
+  return Table;
+}
+
+const CheckInfo &checkInfo(Check C) {
+  for (const CheckInfo &I : checkTable())
+    if (I.C == C)
+      return I;
+  return checkTable().front();
+}
+
+const char *checkFlag(Check C) { return checkInfo(C).Flag; }
+
+bool checkIsErrorByDefault(Check C) { return checkInfo(C).Error; }
+
+} // namespace ts

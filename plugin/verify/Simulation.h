@@ -1,0 +1,111 @@
+//===- Simulation.h - The protocol transition system ------------*- C++ -*-===//
+//
+// Internal to plugin/verify. Tasks step through head, iterations and tail
+// against per-task stage counters: an acquire needs a stage every consumer
+// task released, a wait a stage every producer task committed, as the
+// plan's arrival counts make the barriers behave. Blocking only ever waits
+// for other tasks to advance, and advancing never disables another task's
+// next op, so every interleaving ends in the same state (the tasks form a
+// Kahn network): one round-robin run decides deadlock and balance
+// (docs/verifier.md, "One run decides").
+//
+//===----------------------------------------------------------------------===//
+#ifndef LIBTS_VERIFY_SIMULATION_H
+#define LIBTS_VERIFY_SIMULATION_H
+
+#include "verify/Verify.h"
+
+#include <limits>
+#include <map>
+
+namespace ts {
+namespace detail {
+
+constexpr uint64_t InfiniteTrips = std::numeric_limits<uint64_t>::max();
+
+/// Per task and resource: how many stages it took and handed back.
+struct Counters {
+  uint64_t Acquired = 0, Committed = 0, Waited = 0, Released = 0;
+  SourceHandle LastAcquire = 0, LastCommit = 0, LastWait = 0, LastRelease = 0;
+};
+
+/// Where a task is: the next op to run.
+struct Cursor {
+  Section Sec = Section::Head;
+  uint64_t It = 0;  ///< Loop iteration.
+  unsigned Idx = 0; ///< Position in the section's op list.
+  bool Done = false;
+};
+
+/// What a run in infinite mode learned about the steady state.
+struct SteadyState {
+  bool Deadlocked = false;     ///< Blocked before any task could finish.
+  bool Finished = false;       ///< Every task ends: no loop repeats anything.
+  bool Periodic = false;       ///< The relative state repeated.
+  uint64_t Start = 0;          ///< Iteration of the slowest task at the first occurrence.
+  uint64_t Period = 0;         ///< Iterations between the occurrences.
+  uint64_t MaxLag = 0;         ///< Largest iteration distance between tasks.
+  uint64_t DeadlockIter = 0;   ///< Slowest task's iteration at the deadlock.
+};
+
+class Simulation {
+public:
+  /// `Trips` per kernel task (Kernel::Tasks order, padding included);
+  /// InfiniteTrips never reaches the last iteration or the tail.
+  Simulation(const Program &P, const Kernel &K, const KernelPlan &Plan,
+             const std::vector<uint64_t> &Trips, std::string RunName);
+
+  SimResult run();
+  /// Runs with every trip count infinite until the relative state of the
+  /// tasks repeats, they deadlock, or `MaxRounds` pass.
+  SteadyState findSteadyState(uint64_t MaxRounds);
+
+  /// Findings of the run, keyed for de-duplication across trip counts.
+  std::vector<std::pair<std::string, Diag>> Findings;
+
+private:
+  bool tracked(unsigned R) const { return isPipelined(P.Resources[R].Kind); }
+  const std::vector<unsigned> &section(unsigned T, Section S) const;
+  void settle(unsigned T);
+  bool runnable(unsigned T) const;
+  void execute(unsigned T);
+  bool round(SimResult *S, unsigned Step);
+  std::vector<int64_t> relativeState(uint64_t &MinIt, uint64_t &Lag) const;
+  uint64_t fullStages(unsigned R) const;     ///< Committed by every producer.
+  uint64_t releasedStages(unsigned R) const; ///< Released by every consumer.
+  uint64_t slowest(const std::vector<unsigned> &Side, unsigned R,
+                   uint64_t Counters::*Field) const;
+  Counters &ctr(unsigned T, unsigned R) { return C[T * P.Resources.size() + R]; }
+  const Counters &ctr(unsigned T, unsigned R) const {
+    return C[T * P.Resources.size() + R];
+  }
+  const Task &task(unsigned T) const { return P.Tasks[Tasks[T]]; }
+  unsigned nextIndex(unsigned T) const { return section(T, Cur[T].Sec)[Cur[T].Idx]; }
+  const Op &next(unsigned T) const { return task(T).Ops[nextIndex(T)]; }
+  bool finished(unsigned T) const { return Cur[T].Done; }
+  std::string suffix() const { return " (" + RunName + ")"; }
+  void reportDeadlock(const std::vector<unsigned> &Blocked);
+  void traceNotes(Diag &D, unsigned R);
+  void reconcile(unsigned R);
+
+  const Program &P;
+  std::string RunName;
+  std::vector<unsigned> Tasks; ///< Program task indices, kernel order.
+  std::vector<uint64_t> Trips;
+  std::vector<std::vector<unsigned>> Head, Loop, Tail;
+  std::vector<Cursor> Cur;
+  std::vector<Counters> C;
+  /// Simulation-local task positions that fill / drain each resource.
+  std::vector<std::vector<unsigned>> Producers, Consumers;
+  /// Protocol events of the run on each resource, for counterexample notes.
+  struct Event {
+    unsigned Task, Op;
+    uint64_t It;
+  };
+  std::map<unsigned, std::vector<Event>> Events;
+};
+
+} // namespace detail
+} // namespace ts
+
+#endif

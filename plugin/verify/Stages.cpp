@@ -1,0 +1,230 @@
+//===- Stages.cpp - Ownership of every stage and token --------------------===//
+//
+// Follows each task alone through head, iterations and tail: which stage
+// instance each stage variable holds, which instances the task still owns,
+// and which try_ result each blocking op consumes. What one task does with
+// its own stages does not depend on the other tasks, so trip counts 0 to 3
+// (every guard combination) cover every run.
+//
+//===----------------------------------------------------------------------===//
+#include "verify/Verify.h"
+#include "verify/VerifyUtil.h"
+
+#include <algorithm>
+#include <deque>
+#include <map>
+#include <set>
+
+namespace ts {
+using namespace detail;
+
+namespace {
+
+struct Instance {
+  unsigned TakenBy = 0;    ///< Op index of the acquire/wait.
+  int ReturnedBy = -1;     ///< Op index of the commit/release, once returned.
+};
+
+struct Pending {
+  unsigned Op = 0;         ///< The try_ op.
+  uint64_t Section = 0;    ///< Which head/iteration/tail it ran in.
+};
+
+class StageWalk {
+public:
+  StageWalk(const Program &P, const Task &T, DiagList &Out, std::set<std::string> &Seen)
+      : P(P), T(T), Out(Out), Seen(Seen) {}
+
+  void run(uint64_t Trips);
+
+private:
+  using Key = std::pair<unsigned, Role>; ///< Resource and the handle's role.
+  Key keyOf(const Op &O) const {
+    return {O.Resource, isProducerOp(O.Kind) ? Role::Producer
+                        : isConsumerOp(O.Kind) ? Role::Consumer : O.R};
+  }
+  std::string res(const Op &O) const { return quote(P.Resources[O.Resource].Name); }
+  Diag *once(const std::string &Id, const Op &O, std::string Msg, Check G);
+  void step(unsigned I);
+  void take(unsigned I);
+  void giveBack(unsigned I);
+  void touch(unsigned I);
+  void endSection();
+  void dangling(const Pending &Pd);
+
+  const Program &P;
+  const Task &T;
+  DiagList &Out;
+  std::set<std::string> &Seen;
+  std::vector<Instance> Instances;
+  std::map<Key, std::deque<unsigned>> Held;  ///< Oldest first.
+  std::map<int, unsigned> Bound;             ///< Stage variable -> instance.
+  std::map<Key, Pending> Tries;
+  uint64_t SectionNo = 0;
+};
+
+Diag *StageWalk::once(const std::string &Id, const Op &O, std::string Msg, Check G) {
+  if (!Seen.insert(Id + "@" + std::to_string(O.Loc)).second)
+    return nullptr;
+  return &report(Out, G, O.Loc, std::move(Msg));
+}
+
+void StageWalk::take(unsigned I) {
+  const Op &O = T.Ops[I];
+  Key K = keyOf(O);
+  OpKind Try = O.Kind == OpKind::Acquire ? OpKind::TryAcquire : OpKind::TryWait;
+  auto It = Tries.find(K);
+  if (O.Token == Op::ForgedToken) {
+    if (Diag *D = once("forged", O, std::string(opKindName(O.Kind)) + " of " + res(O) +
+                                        " is given a token that no " +
+                                        opKindName(Try) + " of this handle returned",
+                       Check::Token))
+      note(*D, O.Loc, std::string("pass the token of 'auto t = h.") + opKindName(Try) +
+                          "();' taken just before, in the same iteration; a forged "
+                          "ready token skips the wait and reads a stage still in flight");
+  } else if (O.Token >= 0 &&
+             (It == Tries.end() || It->second.Op != unsigned(O.Token) ||
+              It->second.Section != SectionNo)) {
+    if (Diag *D = once("stale", O, std::string(opKindName(O.Kind)) + " of " + res(O) +
+                                       " uses a token that does not test this stage",
+                       Check::Token)) {
+      note(*D, T.Ops[O.Token].Loc,
+           "the token comes from this " + std::string(opKindName(Try)) +
+               ", which tested an earlier stage or iteration");
+      note(*D, O.Loc, "take the token right before the blocking op, in the same iteration");
+    }
+  }
+  Tries.erase(K);
+  Instances.push_back({I, -1});
+  Held[K].push_back(unsigned(Instances.size() - 1));
+  if (O.Stage != Op::NoStage)
+    Bound[O.Stage] = unsigned(Instances.size() - 1);
+}
+
+void StageWalk::giveBack(unsigned I) {
+  const Op &O = T.Ops[I];
+  auto B = Bound.find(O.Stage);
+  if (B == Bound.end())
+    return;
+  Instance &In = Instances[B->second];
+  std::string What = O.Kind == OpKind::Commit ? "committed" : "released";
+  if (In.ReturnedBy >= 0) {
+    if (Diag *D = once("twice", O, std::string(opKindName(O.Kind)) + " of " + res(O) +
+                                       " hands back a stage that was already " + What,
+                       Check::Ownership)) {
+      note(*D, T.Ops[In.ReturnedBy].Loc, "the stage was " + What + " here");
+      note(*D, O.Loc, "hand each stage back exactly once");
+    }
+    return;
+  }
+  std::deque<unsigned> &Q = Held[keyOf(O)];
+  if (!Q.empty() && Q.front() != B->second) {
+    if (Diag *D = once("order", O, std::string(opKindName(O.Kind)) + " of " + res(O) +
+                                       " hands back a newer stage while an older one is held",
+                       Check::Ownership)) {
+      note(*D, T.Ops[Instances[Q.front()].TakenBy].Loc, "the older stage was taken here");
+      note(*D, O.Loc, "hand stages of one resource back oldest first, as the barriers "
+                      "expect them");
+    }
+  }
+  Q.erase(std::find(Q.begin(), Q.end(), B->second));
+  In.ReturnedBy = int(I);
+}
+
+void StageWalk::touch(unsigned I) {
+  const Op &O = T.Ops[I];
+  auto B = Bound.find(O.Stage);
+  if (B == Bound.end() || Instances[B->second].ReturnedBy < 0)
+    return;
+  const Op &Back = T.Ops[Instances[B->second].ReturnedBy];
+  bool Committed = Back.Kind == OpKind::Commit;
+  if (Diag *D = once("after", O, "stage of " + res(O) + " is used after it was " +
+                                     (Committed ? "committed" : "released"),
+                     Check::Ownership)) {
+    note(*D, Back.Loc, std::string("the stage was ") +
+                           (Committed ? "committed" : "released") +
+                           " here; another task may now " +
+                           (Committed ? "read" : "overwrite") + " it");
+    note(*D, O.Loc, std::string("move the use before the ") + opKindName(Back.Kind));
+  }
+}
+
+void StageWalk::dangling(const Pending &Pd) {
+  const Op &O = T.Ops[Pd.Op];
+  const char *Blocking = O.Kind == OpKind::TryAcquire ? "acquire" : "wait";
+  if (Diag *D = once("dangling", O, std::string(opKindName(O.Kind)) + " of " + res(O) +
+                                       " is not followed by " + Blocking +
+                                       " in the same iteration",
+                     Check::Token))
+    note(*D, O.Loc, std::string("pass its token to ") + Blocking +
+                        "(token) after it, in the same iteration and under the same guard");
+}
+
+/// A try_ must be followed by its blocking op in the same section run.
+void StageWalk::endSection() {
+  for (auto &[K, Pd] : Tries)
+    dangling(Pd);
+  Tries.clear();
+  ++SectionNo;
+}
+
+void StageWalk::step(unsigned I) {
+  const Op &O = T.Ops[I];
+  if (!isPipelined(P.Resources[O.Resource].Kind))
+    return;
+  switch (O.Kind) {
+  case OpKind::TryAcquire:
+  case OpKind::TryWait: {
+    auto It = Tries.find(keyOf(O));
+    if (It != Tries.end()) // The earlier try is never consumed.
+      dangling(It->second);
+    Tries[keyOf(O)] = {I, SectionNo};
+    return;
+  }
+  case OpKind::Acquire:
+  case OpKind::Wait:
+    return take(I);
+  case OpKind::Commit:
+  case OpKind::Release:
+    return giveBack(I);
+  case OpKind::Work:
+    return touch(I);
+  }
+}
+
+void StageWalk::run(uint64_t Trips) {
+  auto Runs = [&](const Op &O, Section S, uint64_t It) {
+    return O.Sec == S && (S != Section::Loop || O.G == Guard::Always ||
+                          (O.G == Guard::FirstIter && It == 0) ||
+                          (O.G == Guard::LastIter && It + 1 == Trips));
+  };
+  for (unsigned I = 0; I < T.Ops.size(); ++I)
+    if (Runs(T.Ops[I], Section::Head, 0))
+      step(I);
+  endSection();
+  for (uint64_t It = 0; It < (T.Dom.Present ? Trips : 0); ++It) {
+    for (unsigned I = 0; I < T.Ops.size(); ++I)
+      if (Runs(T.Ops[I], Section::Loop, It))
+        step(I);
+    endSection();
+  }
+  for (unsigned I = 0; I < T.Ops.size(); ++I)
+    if (Runs(T.Ops[I], Section::Tail, 0))
+      step(I);
+  endSection();
+}
+
+} // namespace
+
+void checkStages(const Program &P, const Kernel &K, DiagList &Out) {
+  for (unsigned TI : K.Tasks) {
+    const Task &T = P.Tasks[TI];
+    std::set<std::string> Seen;
+    std::optional<uint64_t> C = T.Dom.constantTrips();
+    for (uint64_t N = 0; N <= 3; ++N)
+      if (!C || *C == N || (N == 3 && *C > 3))
+        StageWalk(P, T, Out, Seen).run(N);
+  }
+}
+
+} // namespace ts

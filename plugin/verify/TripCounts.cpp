@@ -1,0 +1,309 @@
+//===- TripCounts.cpp - Which trip counts decide every trip count ---------===//
+//
+// Tasks that exchange stages run the same runtime trip count N, or N plus a
+// known constant. One run per N decides that N (Simulation.h); the runs
+// from 0 to a bound K derived from the schedule's steady state decide every
+// N (docs/verifier.md, "Every trip count"). Constant trip counts are exact:
+// past the steady state a run repeats with the period, so a large count is
+// simulated as the smallest count of the same phase.
+//
+//===----------------------------------------------------------------------===//
+#include "verify/Simulation.h"
+#include "verify/VerifyUtil.h"
+
+#include <algorithm>
+#include <set>
+
+namespace ts {
+using namespace detail;
+
+namespace {
+
+/// Rounds of the infinite run spent looking for the steady state.
+constexpr uint64_t SteadyRounds = 200000;
+/// Largest K (or constant) simulated trip by trip.
+constexpr uint64_t MaxDirectTrips = 4096;
+
+bool loops(const Task &T) {
+  return T.Dom.Present && std::any_of(T.Ops.begin(), T.Ops.end(), [](const Op &O) {
+           return O.Sec == Section::Loop;
+         });
+}
+
+std::string domainText(const Domain &D) {
+  return "ts::domain(" + D.StartText + ", " + D.EndText + ", " + D.StepText + ")";
+}
+
+/// Trip counts of the kernel's tasks as functions of one unknown N.
+struct TripModel {
+  const Program &P;
+  const Kernel &K;
+  std::map<std::string, int64_t> MinOffset; ///< Per symbolic key.
+  int64_t Lo = 0;                           ///< Below it every loop is empty.
+  bool Symbolic = false;
+
+  TripModel(const Program &P, const Kernel &K) : P(P), K(K) {
+    for (unsigned TI : K.Tasks) {
+      const Domain &D = P.Tasks[TI].Dom;
+      std::string Key = D.symbolicKey();
+      if (!loops(P.Tasks[TI]) || Key.empty())
+        continue;
+      Symbolic = true;
+      auto [It, New] = MinOffset.insert({Key, D.tripOffset()});
+      if (!New)
+        It->second = std::min(It->second, D.tripOffset());
+    }
+    for (unsigned TI : K.Tasks) {
+      const Domain &D = P.Tasks[TI].Dom;
+      if (loops(P.Tasks[TI]) && !D.symbolicKey().empty())
+        Lo = std::min(Lo, -(D.tripOffset() - MinOffset[D.symbolicKey()]));
+    }
+  }
+
+  /// Constant domains keep their count, reduced by `Shift` periods.
+  std::vector<uint64_t> trips(int64_t N, uint64_t Shift = 0) const {
+    std::vector<uint64_t> Out;
+    for (unsigned TI : K.Tasks) {
+      const Domain &D = P.Tasks[TI].Dom;
+      if (std::optional<uint64_t> C = D.constantTrips()) {
+        Out.push_back(*C > Shift ? *C - Shift : 0);
+        continue;
+      }
+      auto Min = MinOffset.find(D.symbolicKey());
+      if (Min == MinOffset.end()) { // No op in its loop: the count is moot.
+        Out.push_back(0);
+        continue;
+      }
+      int64_t T = N + D.tripOffset() - Min->second;
+      Out.push_back(uint64_t(std::max<int64_t>(0, T)));
+    }
+    return Out;
+  }
+
+  std::vector<uint64_t> infinite() const {
+    std::vector<uint64_t> Out;
+    for (unsigned TI : K.Tasks)
+      Out.push_back(loops(P.Tasks[TI]) ? InfiniteTrips : 0);
+    return Out;
+  }
+
+  std::string name(int64_t N, const std::vector<uint64_t> &Trips) const {
+    std::set<uint64_t> Distinct;
+    for (size_t I = 0; I < K.Tasks.size(); ++I)
+      if (loops(P.Tasks[K.Tasks[I]]))
+        Distinct.insert(Trips[I]);
+    if (Distinct.size() <= 1)
+      return "trip count " + std::to_string(Distinct.empty() ? 0 : *Distinct.begin());
+    std::string Out = "trip counts";
+    for (size_t I = 0; I < K.Tasks.size(); ++I)
+      if (loops(P.Tasks[K.Tasks[I]]))
+        Out += (Out.size() > 11 ? ", " : " ") + P.Tasks[K.Tasks[I]].Name + " " +
+               std::to_string(Trips[I]);
+    return Out;
+  }
+};
+
+/// Per-iteration takes and hand-backs are equal for every participant of
+/// every pipeline: then the steady state is a function of relative
+/// positions alone. Otherwise totals differ for all N >= 1 but at most one,
+/// so the runs at N = 1 and 2 fail.
+bool balancedRates(const Program &P, const KernelPlan &Plan) {
+  for (const PipelinePlan &PP : Plan.Pipelines) {
+    std::set<unsigned> Rates;
+    auto Count = [&](unsigned TI, OpKind Kind) {
+      const Task &T = P.Tasks[TI];
+      return unsigned(std::count_if(T.Ops.begin(), T.Ops.end(), [&](const Op &O) {
+        return O.Resource == PP.Resource && O.Kind == Kind && O.Sec == Section::Loop &&
+               O.G == Guard::Always;
+      }));
+    };
+    for (unsigned TI : PP.Producers) {
+      Rates.insert(Count(TI, OpKind::Acquire));
+      Rates.insert(Count(TI, OpKind::Commit));
+    }
+    for (unsigned TI : PP.Consumers) {
+      Rates.insert(Count(TI, OpKind::Wait));
+      Rates.insert(Count(TI, OpKind::Release));
+    }
+    if (Rates.size() > 1)
+      return false;
+  }
+  return true;
+}
+
+struct Coverage {
+  std::vector<int64_t> Ns;  ///< Values of N to run.
+  uint64_t Shift = 0;       ///< Periods taken off constant counts.
+  std::string Text;
+  bool Covered = true;
+};
+
+void boundWarning(const Kernel &K, uint64_t Bound, const std::string &Why,
+                  DiagList &Out) {
+  Diag &D = report(Out, Check::Bound, K.Loc,
+                   "trip counts of kernel " + quote(K.Name) +
+                       " are verified only up to " + std::to_string(Bound) + ": " + Why);
+  note(D, K.Loc,
+       "raise the bound with -Xclang -plugin-arg-ts -Xclang -trip-bound=N, or "
+       "make the producer and consumer loops hand stages over at the same rate");
+}
+
+/// N past which no run tells anything new, or 0 when no steady state is
+/// found (docs/verifier.md, "Every trip count").
+struct Decision {
+  uint64_t Decides = 0;
+  uint64_t Period = 0;
+  std::string Why;
+};
+
+Decision decide(const Program &P, const Kernel &K, const KernelPlan &Plan,
+                const TripModel &M) {
+  // Unbalanced rates fail by N = 2; running past the stages as well shows
+  // the deadlock that accumulating stages cause, the clearer story.
+  uint64_t MaxStages = 1;
+  for (const PipelinePlan &PP : Plan.Pipelines)
+    MaxStages = std::max<uint64_t>(MaxStages, P.Resources[PP.Resource].Stages);
+  if (!balancedRates(P, Plan))
+    return {MaxStages + 2, 0, "per-iteration rates differ"};
+  Simulation Inf(P, K, Plan, M.infinite(), "steady state");
+  SteadyState St = Inf.findSteadyState(SteadyRounds);
+  if (St.Periodic)
+    return {St.Start + St.MaxLag + St.Period + 3, St.Period,
+            "steady state from iteration " + std::to_string(St.Start) +
+                " with period " + std::to_string(St.Period)};
+  if (St.Finished) // Only guarded ops in loops: the guards decide all.
+    return {3, 0, "no loop repeats a protocol op"};
+  if (St.Deadlocked)
+    return {St.DeadlockIter + St.MaxLag + 3, 0,
+            "every long run blocks by iteration " + std::to_string(St.DeadlockIter)};
+  return {};
+}
+
+Coverage coverage(const Program &P, const Kernel &K, const KernelPlan &Plan,
+                  const TripModel &M, DiagList &Out) {
+  Coverage Cv;
+  auto Range = [&](int64_t Hi) {
+    for (int64_t N = M.Lo; N <= Hi; ++N)
+      Cv.Ns.push_back(N);
+  };
+  Decision Dc = decide(P, K, Plan, M);
+  uint64_t Decides = Dc.Decides;
+  const std::string &Steady = Dc.Why;
+  if (M.Symbolic) {
+    if (Decides == 0 || Decides > MaxDirectTrips) {
+      Cv.Covered = false;
+      boundWarning(K, K.TripBound, Decides ? "the steady state starts too late"
+                                           : "no steady state was found",
+                   Out);
+      Range(int64_t(K.TripBound));
+      Cv.Text = "trip counts " + std::to_string(M.Lo) + " to " +
+                std::to_string(K.TripBound) + " only (see ts-bound)";
+      return Cv;
+    }
+    Range(int64_t(Decides));
+    Cv.Text = "every trip count (runs " + std::to_string(M.Lo) + " to " +
+              std::to_string(Decides) + " decide all: " + Steady + ")";
+    return Cv;
+  }
+  // Constant counts: exact, shortened by whole periods past the steady state.
+  uint64_t Min = InfiniteTrips;
+  for (unsigned TI : K.Tasks)
+    if (loops(P.Tasks[TI]))
+      Min = std::min(Min, *P.Tasks[TI].Dom.constantTrips());
+  Cv.Ns.push_back(0);
+  if (Min != InfiniteTrips && Decides && Min > MaxDirectTrips && Min > Decides) {
+    uint64_t Step = Dc.Period ? Dc.Period : 1;
+    Cv.Shift = (Min - Decides) / Step * Step;
+    Cv.Text = "exact trip counts (" + Steady + "; simulated " +
+              std::to_string(Cv.Shift) + " iterations shorter, same phase)";
+    return Cv;
+  }
+  uint64_t Max = 0;
+  for (unsigned TI : K.Tasks)
+    if (loops(P.Tasks[TI]))
+      Max = std::max(Max, *P.Tasks[TI].Dom.constantTrips());
+  if (Max > MaxDirectTrips) {
+    Cv.Covered = false;
+    Cv.Shift = Max - MaxDirectTrips;
+    boundWarning(K, MaxDirectTrips, "no steady state was found", Out);
+    Cv.Text = "constant trip counts shortened to " + std::to_string(MaxDirectTrips) +
+              " (see ts-bound)";
+    return Cv;
+  }
+  Cv.Text = "exact trip counts";
+  return Cv;
+}
+
+} // namespace
+
+void checkDomains(const Program &P, const Kernel &K, const KernelPlan &Plan,
+                  DiagList &Out) {
+  std::set<std::pair<unsigned, unsigned>> Reported;
+  for (const PipelinePlan &PP : Plan.Pipelines) {
+    std::vector<unsigned> Side = PP.Producers;
+    Side.insert(Side.end(), PP.Consumers.begin(), PP.Consumers.end());
+    for (unsigned A : Side)
+      for (unsigned B : Side) {
+        const Task &TA = P.Tasks[A], &TB = P.Tasks[B];
+        if (A >= B || !loops(TA) || !loops(TB) ||
+            TA.Dom.symbolicKey() == TB.Dom.symbolicKey() || !Reported.insert({A, B}).second)
+          continue;
+        Diag &D = report(Out, Check::Domain, TB.Dom.Loc,
+                         "tasks " + quote(TA.Name) + " and " + quote(TB.Name) +
+                             " exchange stages of " +
+                             quote(P.Resources[PP.Resource].Name) +
+                             " but may run different trip counts");
+        note(D, TA.Dom.Loc, "task " + quote(TA.Name) + " loops over " + domainText(TA.Dom));
+        note(D, TB.Dom.Loc, "task " + quote(TB.Name) + " loops over " + domainText(TB.Dom));
+        note(D, TB.Dom.Loc,
+             "loop over the same ts::domain bounds (with step 1, bounds may differ "
+             "by a constant: the verifier follows that exactly)");
+      }
+  }
+}
+
+std::optional<uint64_t> decidingTripCount(const Program &P, const Kernel &K,
+                                          const KernelPlan &Plan) {
+  uint64_t N = decide(P, K, Plan, TripModel(P, K)).Decides;
+  return N ? std::optional<uint64_t>(N) : std::nullopt;
+}
+
+SimResult checkCredits(const Program &P, const Kernel &K, const KernelPlan &Plan,
+                       DiagList &Out, std::string *CoverageText) {
+  TripModel M(P, K);
+  Coverage Cv = coverage(P, K, Plan, M, Out);
+  if (CoverageText)
+    *CoverageText = Cv.Text;
+
+  // The smallest failing trip count tells the story and larger ones repeat
+  // it; only a deadlock that a smaller trip count showed as mere imbalance
+  // is still worth reporting. The first deadlock ends the checks.
+  std::set<std::string> Seen;
+  SimResult Shown;
+  bool Failed = false, HaveShown = false;
+  uint64_t Readable = 2;
+  for (const PipelinePlan &PP : Plan.Pipelines)
+    Readable = std::max<uint64_t>(Readable, P.Resources[PP.Resource].Stages + 1);
+  for (int64_t N : Cv.Ns) {
+    std::vector<uint64_t> Trips = M.trips(N, Cv.Shift);
+    Simulation Sim(P, K, Plan, Trips, M.name(N, Trips));
+    SimResult R = Sim.run();
+    if (Failed && !R.Deadlocked)
+      continue;
+    bool Finds = !Sim.Findings.empty();
+    // Tables: the failing run, or a short passing one.
+    if (Finds || !HaveShown || (!Failed && N <= int64_t(Readable))) {
+      Shown = std::move(R);
+      HaveShown = true;
+    }
+    for (auto &[Key, D] : Sim.Findings)
+      if (Seen.insert(Key + "@" + std::to_string(D.Loc)).second)
+        Out.push_back(std::move(D));
+    if (Shown.Deadlocked && Finds)
+      break;
+    Failed = Failed || Finds;
+  }
+  return Shown;
+}
+
+} // namespace ts

@@ -195,6 +195,7 @@ private:
   void guardedBody(const Stmt *Then, Guard G);
   void recordDomain(const CXXForRangeStmt *FR);
   void bindOperands(const OpCall &Op, const VarDecl *Bound, ts::Op &Rec);
+  void deriveStages(const Stmt *S, const struct StageRefs &Refs);
   const VarDecl *stageVar(const Expr *E) const;
   const CXXForRangeStmt *asDomainLoopWithHints(const Stmt *S);
   void checkJumps(const Stmt *S, bool InLoop, unsigned Breakable,
@@ -387,6 +388,7 @@ void Walker::statement(const Stmt *S) {
   // Any other statement: it is work on every stage it mentions.
   StageRefs Refs(Stages);
   Refs.TraverseStmt(const_cast<Stmt *>(S));
+  deriveStages(S, Refs);
   TmaLoads Loads(Stages, S);
   if (!Refs.Found.empty())
     Loads.TraverseStmt(const_cast<Stmt *>(S));
@@ -409,6 +411,23 @@ void Walker::statement(const Stmt *S) {
       if (R == H.Resource && H.R == Role::Producer)
         (Always ? Rec.TmaLoad : Rec.TmaLoadMaybeSkipped) = true;
     T.Ops.push_back(std::move(Rec));
+  }
+}
+
+/// A pointer or reference initialised from a stage points into it: its
+/// later uses are uses of that stage, however they are spelled.
+void Walker::deriveStages(const Stmt *S, const StageRefs &Refs) {
+  const auto *DS = dyn_cast<DeclStmt>(S);
+  if (!DS || Refs.Found.empty())
+    return;
+  const VarDecl *From = Refs.Found.front().first;
+  for (const Decl *D : DS->decls()) {
+    const auto *V = dyn_cast<VarDecl>(D);
+    if (!V || !V->hasInit() ||
+        !(V->getType()->isPointerType() || V->getType()->isReferenceType()))
+      continue;
+    Stages[V] = Stages.at(From);
+    StageIds[V] = StageIds.at(From);
   }
 }
 

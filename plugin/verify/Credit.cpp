@@ -206,6 +206,34 @@ bool Simulation::round(SimResult *S, unsigned Step) {
   return true;
 }
 
+std::vector<unsigned> Simulation::enabledTasks() const {
+  std::vector<unsigned> Out;
+  for (unsigned T = 0; T < Tasks.size(); ++T)
+    if (!finished(T) && runnable(T))
+      Out.push_back(T);
+  return Out;
+}
+
+bool Simulation::allDone() const {
+  return std::all_of(Cur.begin(), Cur.end(), [](const Cursor &Cu) { return Cu.Done; });
+}
+
+std::vector<uint64_t> Simulation::stateKey() const {
+  std::vector<uint64_t> Key;
+  for (const Cursor &Cu : Cur)
+    Key.push_back(Cu.Done ? ~uint64_t(0)
+                          : (uint64_t(Cu.Sec) << 62) | (Cu.It << 20) | Cu.Idx);
+  return Key;
+}
+
+bool Simulation::unbalancedAtEnd() {
+  size_t Before = Findings.size();
+  for (unsigned R = 0; R < P.Resources.size(); ++R)
+    if (tracked(R))
+      reconcile(R);
+  return Findings.size() != Before;
+}
+
 SimResult Simulation::run() {
   SimResult S;
   S.Trips = Trips.empty() ? 0 : *std::max_element(Trips.begin(), Trips.end());
@@ -219,55 +247,87 @@ SimResult Simulation::run() {
   return S;
 }
 
-/// Positions relative to the slowest looping task; tasks still in their
-/// head or past their loop give no key (nullopt-like empty vector).
+/// Positions of the looping tasks past their first iteration, relative to
+/// the slowest of them; every other task (head, first iteration, tail,
+/// finished, finite) by its absolute position. Empty until some task is
+/// past its first iteration.
 std::vector<int64_t> Simulation::relativeState(uint64_t &MinIt, uint64_t &Lag) const {
+  auto Steady = [&](unsigned T) {
+    return Trips[T] == InfiniteTrips && !finished(T) && Cur[T].Sec == Section::Loop &&
+           Cur[T].It > 0;
+  };
   MinIt = InfiniteTrips;
   uint64_t MaxIt = 0;
-  for (unsigned T = 0; T < Tasks.size(); ++T) {
-    if (Trips[T] != InfiniteTrips || Loop[T].empty() || finished(T))
-      continue;
-    if (Cur[T].Sec != Section::Loop || Cur[T].It == 0)
-      return {};
-    MinIt = std::min(MinIt, Cur[T].It);
-    MaxIt = std::max(MaxIt, Cur[T].It);
-  }
+  for (unsigned T = 0; T < Tasks.size(); ++T)
+    if (Steady(T)) {
+      MinIt = std::min(MinIt, Cur[T].It);
+      MaxIt = std::max(MaxIt, Cur[T].It);
+    }
   if (MinIt == InfiniteTrips)
     return {};
   Lag = MaxIt - MinIt;
   std::vector<int64_t> Key;
   for (unsigned T = 0; T < Tasks.size(); ++T) {
-    bool Looping = Trips[T] == InfiniteTrips && !Loop[T].empty();
-    Key.push_back(finished(T) ? -1 : int64_t(Cur[T].Sec));
-    Key.push_back(Looping && !finished(T) ? int64_t(Cur[T].It - MinIt) : int64_t(Cur[T].It));
+    Key.push_back(finished(T) ? -1 : int64_t(Cur[T].Sec) + (Steady(T) ? 8 : 0));
+    Key.push_back(Steady(T) ? int64_t(Cur[T].It - MinIt) : int64_t(Cur[T].It));
     Key.push_back(Cur[T].Idx);
+  }
+  // Counters relative to the smallest of their pipeline: enabledness
+  // depends on exactly these differences, so equal keys run alike.
+  for (unsigned R = 0; R < P.Resources.size(); ++R) {
+    if (!tracked(R) || (Producers[R].empty() && Consumers[R].empty()))
+      continue;
+    std::vector<uint64_t> Vals;
+    for (unsigned T : Producers[R])
+      Vals.insert(Vals.end(), {ctr(T, R).Acquired, ctr(T, R).Committed});
+    for (unsigned T : Consumers[R])
+      Vals.insert(Vals.end(), {ctr(T, R).Waited, ctr(T, R).Released});
+    uint64_t Base = *std::min_element(Vals.begin(), Vals.end());
+    for (uint64_t V : Vals)
+      Key.push_back(int64_t(V - Base));
   }
   return Key;
 }
 
-SteadyState Simulation::findSteadyState(uint64_t MaxRounds) {
+/// Runs the enabled task that is furthest behind. Which task runs does not
+/// change the outcome (Kahn), and this choice keeps tasks that nothing holds
+/// back from running away, so the relative state stays bounded.
+bool Simulation::stepSlowest() {
+  auto Progress = [&](unsigned T) {
+    const Cursor &Cu = Cur[T];
+    return std::make_tuple(int(Cu.Sec), Cu.Sec == Section::Loop ? Cu.It : 0, Cu.Idx);
+  };
+  std::optional<unsigned> Best;
+  for (unsigned T : enabledTasks())
+    if (!Best || Progress(T) < Progress(*Best))
+      Best = T;
+  if (!Best)
+    return false;
+  execute(*Best);
+  return true;
+}
+
+SteadyState Simulation::findSteadyState(uint64_t MaxSteps, uint64_t MaxIterations) {
   SteadyState St;
   std::map<std::vector<int64_t>, uint64_t> Seen; ///< Key -> slowest iteration.
-  uint64_t LastMin = 0;
-  for (uint64_t R = 0; R < MaxRounds; ++R) {
-    if (!round(nullptr, 0)) {
-      bool AllDone = std::all_of(Cur.begin(), Cur.end(),
-                                 [](const Cursor &Cu) { return Cu.Done; });
-      (AllDone ? St.Finished : St.Deadlocked) = true;
-      St.DeadlockIter = LastMin;
+  for (uint64_t Step = 0; Step < MaxSteps; ++Step) {
+    if (!stepSlowest()) {
+      (allDone() ? St.Finished : St.Deadlocked) = true;
       return St;
     }
+    for (unsigned T = 0; T < Tasks.size(); ++T)
+      if (Trips[T] == InfiniteTrips && Cur[T].Sec == Section::Loop && !finished(T))
+        St.MaxIt = std::max(St.MaxIt, Cur[T].It);
+    if (St.MaxIt > MaxIterations)
+      return St;
     uint64_t MinIt = 0, Lag = 0;
     std::vector<int64_t> Key = relativeState(MinIt, Lag);
     if (Key.empty())
       continue;
     St.MaxLag = std::max(St.MaxLag, Lag);
-    LastMin = MinIt;
     auto [It, New] = Seen.insert({Key, MinIt});
-    if (New)
+    if (New || It->second == MinIt)
       continue;
-    if (It->second == MinIt)
-      continue; // Same iteration: not yet a period.
     St.Periodic = true;
     St.Start = It->second;
     St.Period = MinIt - It->second;

@@ -16,6 +16,8 @@
 #include "verify/Verify.h"
 
 #include <limits>
+#include <optional>
+#include <tuple>
 #include <map>
 
 namespace ts {
@@ -45,7 +47,7 @@ struct SteadyState {
   uint64_t Start = 0;          ///< Iteration of the slowest task at the first occurrence.
   uint64_t Period = 0;         ///< Iterations between the occurrences.
   uint64_t MaxLag = 0;         ///< Largest iteration distance between tasks.
-  uint64_t DeadlockIter = 0;   ///< Slowest task's iteration at the deadlock.
+  uint64_t MaxIt = 0;          ///< Furthest iteration any task reached.
 };
 
 class Simulation {
@@ -56,9 +58,19 @@ public:
              const std::vector<uint64_t> &Trips, std::string RunName);
 
   SimResult run();
-  /// Runs with every trip count infinite until the relative state of the
-  /// tasks repeats, they deadlock, or `MaxRounds` pass.
-  SteadyState findSteadyState(uint64_t MaxRounds);
+  /// Runs with every trip count infinite, slowest task first, until the
+  /// relative state of the tasks repeats, they deadlock, `MaxSteps` pass
+  /// or a task passes iteration `MaxIterations`.
+  SteadyState findSteadyState(uint64_t MaxSteps, uint64_t MaxIterations);
+
+  /// Single steps, for the explicit-state search (Explore.cpp).
+  std::vector<unsigned> enabledTasks() const;
+  void stepTask(unsigned T) { execute(T); }
+  bool allDone() const;
+  /// The cursors: counters follow from them, so they are the whole state.
+  std::vector<uint64_t> stateKey() const;
+  /// At the end of a run: findings of the end-of-run balance.
+  bool unbalancedAtEnd();
 
   /// Findings of the run, keyed for de-duplication across trip counts.
   std::vector<std::pair<std::string, Diag>> Findings;
@@ -70,6 +82,7 @@ private:
   bool runnable(unsigned T) const;
   void execute(unsigned T);
   bool round(SimResult *S, unsigned Step);
+  bool stepSlowest();
   std::vector<int64_t> relativeState(uint64_t &MinIt, uint64_t &Lag) const;
   uint64_t fullStages(unsigned R) const;     ///< Committed by every producer.
   uint64_t releasedStages(unsigned R) const; ///< Released by every consumer.

@@ -63,6 +63,28 @@ struct SimResult {
 std::optional<uint64_t> decidingTripCount(const Program &P, const Kernel &K,
                                           const KernelPlan &Plan);
 
+/// Trip counts of the kernel's tasks (Kernel::Tasks order) when the
+/// runtime trip count is N: N plus each task's known offset, clamped at 0;
+/// constant domains keep their count.
+std::vector<uint64_t> tripCountsAt(const Program &P, const Kernel &K, int64_t N);
+/// Smallest N worth checking (below it every loop is empty).
+int64_t smallestTripCount(const Program &P, const Kernel &K);
+/// One run at these trip counts: true when it deadlocks or ends unbalanced.
+bool runFails(const Program &P, const Kernel &K, const KernelPlan &Plan,
+              const std::vector<uint64_t> &Trips);
+
+/// Explicit-state search over every interleaving (the oracle of the one-run
+/// decision, and what the reference checker does).
+struct ExploreResult {
+  uint64_t States = 0;
+  uint64_t Deadlocks = 0, Unbalanced = 0, Clean = 0; ///< Terminal states.
+  bool Complete = true; ///< False when MaxStates stopped the search.
+};
+ExploreResult exploreInterleavings(const Program &P, const Kernel &K,
+                                   const KernelPlan &Plan,
+                                   const std::vector<uint64_t> &Trips,
+                                   uint64_t MaxStates, bool Reduce);
+
 /// Every trip count: runs from the smallest N to a bound derived from the
 /// steady state (TripCounts.cpp), or the exact constant counts. Says in
 /// `Coverage` which counts the runs cover.

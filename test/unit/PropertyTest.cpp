@@ -1,0 +1,100 @@
+//===- PropertyTest.cpp - The verifier against brute force ----------------===//
+//
+// Random schedules (Generator.h): the decision from the runs up to the
+// derived bound K must equal brute force over every trip count up to
+// max(64, 4K); one run must agree with the search over every interleaving;
+// constant trip counts past the steady state must agree with running them
+// out.
+//
+//===----------------------------------------------------------------------===//
+#include "Generator.h"
+#include "verify/Verify.h"
+
+#include <gtest/gtest.h>
+
+using namespace ts;
+using namespace ts::test;
+
+namespace {
+
+bool creditFails(Builder &B) {
+  DiagList D;
+  checkCredits(B.P, B.kernel(), planFor(B.P, B.kernel()), D);
+  return std::any_of(D.begin(), D.end(), [](const Diag &X) { return X.Group == Check::Credit; });
+}
+
+/// Small schedules, and larger ones (up to 6 tasks, 5 resources, 4 stages).
+GenOptions sized(uint64_t Seed) {
+  GenOptions O;
+  if (Seed % 2) {
+    O.MaxTasks = 6;
+    O.MaxResources = 5;
+    O.MaxStages = 4;
+  }
+  return O;
+}
+
+TEST(Property, BoundDecidesEveryTripCount) {
+  unsigned Covered = 0, Failing = 0, Cases = 600;
+  for (uint64_t Seed = 0; Seed < Cases; ++Seed) {
+    Generator G(Seed);
+    Builder B = G.make(sized(Seed));
+    KernelPlan Plan = planFor(B.P, B.kernel());
+    std::optional<uint64_t> K = decidingTripCount(B.P, B.kernel(), Plan);
+    if (!K)
+      continue;
+    ++Covered;
+    int64_t Hi = int64_t(std::max<uint64_t>(64, 4 * *K));
+    std::optional<int64_t> FirstFail;
+    for (int64_t N = smallestTripCount(B.P, B.kernel()); N <= Hi && !FirstFail; ++N)
+      if (runFails(B.P, B.kernel(), Plan, tripCountsAt(B.P, B.kernel(), N)))
+        FirstFail = N;
+    Failing += FirstFail.has_value();
+    EXPECT_EQ(creditFails(B), FirstFail.has_value())
+        << "seed " << Seed << ", K " << *K << ", first failing N "
+        << (FirstFail ? std::to_string(*FirstFail) : "none");
+    if (FirstFail)
+      EXPECT_LE(*FirstFail, int64_t(*K)) << "seed " << Seed;
+  }
+  // The argument must cover nearly all schedules, and both verdicts occur.
+  EXPECT_GE(Covered, Cases * 99 / 100);
+  EXPECT_GT(Failing, Cases / 10);
+  EXPECT_LT(Failing, Covered);
+}
+
+TEST(Property, OneRunEqualsEveryInterleaving) {
+  for (uint64_t Seed = 1000; Seed < 1150; ++Seed) {
+    Generator G(Seed);
+    GenOptions O;
+    O.MaxTasks = 3;
+    Builder B = G.make(O);
+    KernelPlan Plan = planFor(B.P, B.kernel());
+    for (int64_t N = 0; N <= 3; ++N) {
+      std::vector<uint64_t> Trips = tripCountsAt(B.P, B.kernel(), N);
+      ExploreResult All = exploreInterleavings(B.P, B.kernel(), Plan, Trips, 2000000, false);
+      ASSERT_TRUE(All.Complete) << "seed " << Seed;
+      bool AnyBad = All.Deadlocks + All.Unbalanced > 0;
+      EXPECT_EQ(runFails(B.P, B.kernel(), Plan, Trips), AnyBad) << "seed " << Seed << " N " << N;
+      // Kahn: every interleaving ends in the same state.
+      EXPECT_EQ(All.Deadlocks + All.Unbalanced + All.Clean, 1u) << "seed " << Seed << " N " << N;
+      ExploreResult One = exploreInterleavings(B.P, B.kernel(), Plan, Trips, 2000000, true);
+      EXPECT_EQ(One.Deadlocks, All.Deadlocks);
+      EXPECT_LE(One.States, All.States);
+    }
+  }
+}
+
+TEST(Property, LargeConstantTripCountsAreExact) {
+  for (uint64_t Seed = 2000; Seed < 2060; ++Seed) {
+    Generator G(Seed);
+    GenOptions O;
+    O.Symbolic = false;
+    O.Trips = 5003;
+    Builder B = G.make(O);
+    KernelPlan Plan = planFor(B.P, B.kernel());
+    bool Direct = runFails(B.P, B.kernel(), Plan, tripCountsAt(B.P, B.kernel(), 0));
+    EXPECT_EQ(creditFails(B), Direct) << "seed " << Seed;
+  }
+}
+
+} // namespace

@@ -105,14 +105,35 @@ struct TripModel {
     for (size_t I = 0; I < K.Tasks.size(); ++I)
       if (loops(P.Tasks[K.Tasks[I]]))
         Distinct.insert(Trips[I]);
-    if (Distinct.size() <= 1)
-      return "trip count " + std::to_string(Distinct.empty() ? 0 : *Distinct.begin());
-    std::string Out = "trip counts";
-    for (size_t I = 0; I < K.Tasks.size(); ++I)
-      if (loops(P.Tasks[K.Tasks[I]]))
-        Out += (Out.size() > 11 ? ", " : " ") + P.Tasks[K.Tasks[I]].Name + " " +
-               std::to_string(Trips[I]);
-    return Out;
+    std::string Out;
+    if (Distinct.size() <= 1) {
+      Out = "trip count " + std::to_string(Distinct.empty() ? 0 : *Distinct.begin());
+    } else {
+      Out = "trip counts";
+      for (size_t I = 0; I < K.Tasks.size(); ++I)
+        if (loops(P.Tasks[K.Tasks[I]]))
+          Out += (Out.size() > 11 ? ", " : " ") + P.Tasks[K.Tasks[I]].Name + " " +
+                 std::to_string(Trips[I]);
+    }
+    return bound(N) + Out;
+  }
+
+  /// "p.n = -1: " when bounds with offsets make the symbol's value matter.
+  std::string bound(int64_t N) const {
+    for (unsigned TI : K.Tasks) {
+      const Domain &D = P.Tasks[TI].Dom;
+      if (!loops(P.Tasks[TI]) || D.symbolicKey().empty() || !D.Step || *D.Step != 1)
+        continue;
+      bool Offsets = std::any_of(K.Tasks.begin(), K.Tasks.end(), [&](unsigned U) {
+        return loops(P.Tasks[U]) && P.Tasks[U].Dom.symbolicKey() == D.symbolicKey() &&
+               P.Tasks[U].Dom.tripOffset() != 0;
+      });
+      if (!Offsets)
+        return "";
+      std::string X = D.StartSym.empty() ? D.EndSym : D.EndSym + " - (" + D.StartSym + ")";
+      return X + " = " + std::to_string(N - MinOffset.at(D.symbolicKey())) + ": ";
+    }
+    return "";
   }
 };
 

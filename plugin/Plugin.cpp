@@ -33,6 +33,7 @@ struct Options {
   std::string Dot;    ///< Dependency graph in DOT.
   std::string Json;   ///< Machine-readable report.
   bool NoRewrite = false;
+  uint64_t TripBound = 64; ///< Trip counts checked where the argument ends.
   std::vector<std::string> WFlags;
 };
 
@@ -113,14 +114,14 @@ public:
     SeverityPolicy Policy = policyFor(CI, O);
     if (Nested) {
       if (!Ctx.getDiagnostics().hasErrorOccurred() && !Generated)
-        Nested->Rewritten = rewriteMainFile(Ctx, analyze(Ctx, false, Policy),
+        Nested->Rewritten = rewriteMainFile(Ctx, analyze(Ctx, false, Policy, O.TripBound),
                                             CI.getPreprocessorOpts().Macros);
       return;
     }
     // Clang's own errors leave the AST incomplete: report those alone.
     if (Ctx.getDiagnostics().hasErrorOccurred())
       return;
-    Analysis A = analyze(Ctx, Generated, Policy);
+    Analysis A = analyze(Ctx, Generated, Policy, O.TripBound);
     bool Quiet = isSecondJob(CI);
     DiagEmitter Emitter(Ctx.getDiagnostics(), Policy);
     for (const Diag &D : A.Diags)
@@ -213,15 +214,19 @@ public:
         O.Json = A.str();
       else if (A == "no-rewrite")
         O.NoRewrite = true;
+      else if (A.starts_with("trip-bound=") &&
+               !A.drop_front(11).getAsInteger(10, O.TripBound) && O.TripBound > 0 &&
+               O.TripBound <= 1u << 20)
+        continue;
       else if (A.starts_with("W"))
         O.WFlags.push_back(A.drop_front().str());
       else {
         DiagnosticsEngine &DE = CI.getDiagnostics();
         unsigned ID = DE.getCustomDiagID(
             DiagnosticsEngine::Error,
-            "libts: unknown plugin argument '%0' (expected -emit=<file>, "
-            "-report[=<file>], -dot=<file>, -json=<file>, -no-rewrite or "
-            "-W<flag>)");
+            "libts: unknown or malformed plugin argument '%0' (expected "
+            "-emit=<file>, -report[=<file>], -dot=<file>, -json=<file>, "
+            "-no-rewrite, -trip-bound=<1..1048576> or -W<flag>)");
         DE.Report(ID) << A0;
         return false;
       }

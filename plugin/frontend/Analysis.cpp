@@ -18,7 +18,7 @@ static void count(Analysis &A, const SeverityPolicy &Policy, const Diag &D) {
 }
 
 Analysis analyze(ASTContext &Ctx, bool GeneratedMode,
-                 const SeverityPolicy &Policy) {
+                 const SeverityPolicy &Policy, uint64_t TripBound) {
   Analysis A;
   A.X = extract(Ctx, seenAttrs(), GeneratedMode);
   A.Diags = A.X.Diags;
@@ -29,6 +29,7 @@ Analysis analyze(ASTContext &Ctx, bool GeneratedMode,
     return A;
   Program &P = A.X.P;
   for (Kernel &K : P.Kernels) {
+    K.TripBound = TripBound;
     KernelAnalysis KA;
     DiagList Pad;
     padWarpGroups(P, K, targetSm90a(), Pad);

@@ -29,8 +29,9 @@ struct Analysis {
 };
 
 /// Runs every layer over the translation unit's recorded attributes.
+/// `TripBound`: trip counts checked where the every-N argument ends.
 Analysis analyze(clang::ASTContext &Ctx, bool GeneratedMode,
-                 const SeverityPolicy &Policy);
+                 const SeverityPolicy &Policy, uint64_t TripBound);
 
 /// The rewritten main file (see docs/generated-code.md), or "" when the
 /// analysis has errors or nothing to generate. `Macros` are the command

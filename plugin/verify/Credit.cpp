@@ -154,7 +154,7 @@ void Simulation::execute(unsigned T) {
   settle(T);
   if (!tracked(O.Resource))
     return;
-  if (O.Kind != OpKind::Work && Trips[T] != InfiniteTrips)
+  if (O.Kind != OpKind::Work && Trips[T] != InfiniteTrips && RecordEvents)
     Events[O.Resource].push_back({T, Index, It});
   Counters &Ct = ctr(T, O.Resource);
   switch (O.Kind) {
@@ -173,6 +173,36 @@ void Simulation::execute(unsigned T) {
   case OpKind::Release:
     ++Ct.Released;
     Ct.LastRelease = O.Loc;
+    break;
+  default:
+    break;
+  }
+}
+
+Cursor Simulation::stepTask(unsigned T) {
+  Cursor Before = Cur[T];
+  execute(T);
+  return Before;
+}
+
+void Simulation::undoStep(unsigned T, const Cursor &Before) {
+  Cur[T] = Before;
+  const Op &O = next(T);
+  if (!tracked(O.Resource))
+    return;
+  Counters &Ct = ctr(T, O.Resource);
+  switch (O.Kind) {
+  case OpKind::Acquire:
+    --Ct.Acquired;
+    break;
+  case OpKind::Commit:
+    --Ct.Committed;
+    break;
+  case OpKind::Wait:
+    --Ct.Waited;
+    break;
+  case OpKind::Release:
+    --Ct.Released;
     break;
   default:
     break;

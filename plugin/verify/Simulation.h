@@ -65,7 +65,10 @@ public:
 
   /// Single steps, for the explicit-state search (Explore.cpp).
   std::vector<unsigned> enabledTasks() const;
-  void stepTask(unsigned T) { execute(T); }
+  /// Runs T's next op and returns its cursor before, for undoStep.
+  Cursor stepTask(unsigned T);
+  void undoStep(unsigned T, const Cursor &Before);
+  bool RecordEvents = true; ///< Keep the trace notes' events.
   bool allDone() const;
   /// The cursors: counters follow from them, so they are the whole state.
   std::vector<uint64_t> stateKey() const;

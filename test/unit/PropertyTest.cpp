@@ -98,3 +98,30 @@ TEST(Property, LargeConstantTripCountsAreExact) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(Property, UncoveredSchedulesWarnAndUseTheBound) {
+  // Found by the sweep in docs/verifier.md: a task stalls mid-loop behind a
+  // task that waits for another's tail while a third group keeps cycling.
+  Generator G(10043);
+  GenOptions O;
+  O.MaxTasks = 8;
+  O.MaxResources = 6;
+  O.MaxStages = 4;
+  O.FaultRate = 0.4;
+  Builder B = G.make(O);
+  B.kernel().TripBound = 9;
+  KernelPlan Plan = planFor(B.P, B.kernel());
+  EXPECT_FALSE(decidingTripCount(B.P, B.kernel(), Plan).has_value());
+  DiagList D;
+  std::string Coverage;
+  checkCredits(B.P, B.kernel(), Plan, D, &Coverage);
+  ASSERT_EQ(D.size(), 1u) << dump(D);
+  EXPECT_EQ(D[0].Group, Check::Bound);
+  EXPECT_EQ(D[0].Message, "trip counts of kernel 'k' are verified only up to 9: no "
+                          "steady state was found");
+  EXPECT_EQ(Coverage, "trip counts 0 to 9 only (see ts-bound)");
+}
+
+} // namespace

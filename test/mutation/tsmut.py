@@ -1,0 +1,1149 @@
+"""Source model and mutation operators for the libts mutation harness.
+
+Everything here works on the source text of one .cu file: comments, string
+literals and preprocessor lines are masked out, `#if` regions that are not
+compiled (as far as the file's own `#define`s tell) are masked too, and a
+small statement splitter finds the [[ts::task]] functions, their
+ts::domain loop, the first/last guards and the pipeline-op statements.
+Mutation operators turn that model into text edits, each labelled
+
+  BUG        the mutant hangs or corrupts data on the GPU for some launch;
+  VALID      it follows the documented rules and runs correctly;
+  TOLERATED  it breaks the documented protocol, but the device runtime
+             happens to run it correctly (reported, never scored);
+
+with the reason. Labels follow the device runtime in include/ts/pipeline.h,
+whose cursor semantics detect_runtime() reads: either acquire()/wait() move
+the task's cursor and commit(s)/release(s) arrive on stage s (a task may
+hold several stages), or commit()/release() arrive on the cursor's stage
+and move it (acquire()/wait() only wait). A tma_async acquire() arms the
+stage's transaction bytes; the TMA bytes, not commit(), complete its full
+barrier.
+"""
+
+import re
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Tuple
+
+BUG = "BUG"
+VALID = "VALID"
+# Breaks the documented protocol, yet the runtime in include/ts happens to
+# run it correctly (a redundant op, a no-op commit, a forged token on a stage
+# that is still fresh). Reported, never scored.
+TOLERATED = "TOLERATED"
+
+BLOCKING = ("acquire", "wait")
+TRIES = ("try_acquire", "try_wait")
+CLOSES = ("commit", "release")
+OPEN_OF = {"commit": "acquire", "release": "wait"}
+CLOSE_OF = {"acquire": "commit", "wait": "release"}
+BLOCK_OF_TRY = {"try_acquire": "acquire", "try_wait": "wait"}
+
+
+# ----------------------------------------------------------------------------
+# The runtime's cursor semantics (labels depend on them)
+
+
+@dataclass
+class Runtime:
+    """What include/ts/pipeline.h does, as far as labels care.
+
+    open_advances: acquire()/wait() move the task's cursor and commit(s) /
+    release(s) arrive on the stage they are given (a task may hold several
+    stages). Otherwise commit()/release() arrive on the cursor's stage and
+    move the cursor, and acquire()/wait() only wait (one stage at a time).
+    tma_commit_noop: commit() of a tma_async stage does nothing at all."""
+    open_advances: bool
+    tma_commit_noop: bool
+
+    def describe(self) -> str:
+        return ("acquire()/wait() move the cursor, commit(s)/release(s) hand back stage s"
+                if self.open_advances else
+                "commit()/release() move the cursor, acquire()/wait() only wait") + \
+            ("; a tma_async commit() does nothing" if self.tma_commit_noop else "")
+
+
+def _method_body(text: str, signature: str) -> str:
+    m = re.search(signature, text)
+    if not m:
+        raise ValueError("pipeline.h: no method matching %r" % signature)
+    b = text.index("{", m.end())
+    return text[b:_match(text, b) + 1]
+
+
+def detect_runtime(pipeline_h: str) -> Runtime:
+    t = _mask_comments_strings(pipeline_h)
+    acquire = _method_body(t, r"\bacquire\s*\(\s*token\s+\w+\s*\)")
+    wait = _method_body(t, r"\bwait\s*\(\s*token\s+\w+\s*\)")
+    commit = _method_body(t, r"\bvoid\s+commit\s*\(")
+    release = _method_body(t, r"\bvoid\s+release\s*\(")
+    opens = "advance" in acquire and "advance" in wait
+    closes = "advance" in commit and "advance" in release
+    if opens == closes:
+        raise ValueError("pipeline.h: cannot tell which ops move the cursor "
+                         "(acquire/wait: %s, commit/release: %s)" % (opens, closes))
+    noop = "advance" not in commit and "tma" not in commit
+    return Runtime(opens, noop)
+
+
+
+# ----------------------------------------------------------------------------
+# Masking and the preprocessor
+
+
+def _mask_comments_strings(src: str) -> str:
+    """Comments and string/char literal contents become spaces (newlines kept)."""
+    out = list(src)
+    i, n = 0, len(src)
+    while i < n:
+        c = src[i]
+        if src.startswith("//", i):
+            j = src.find("\n", i)
+            j = n if j < 0 else j
+            for k in range(i, j):
+                out[k] = " "
+            i = j
+        elif src.startswith("/*", i):
+            j = src.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+            for k in range(i, j):
+                if src[k] != "\n":
+                    out[k] = " "
+            i = j
+        elif c in "\"'":
+            j = i + 1
+            while j < n and src[j] != c and src[j] != "\n":
+                j += 2 if src[j] == "\\" else 1
+            for k in range(i + 1, min(j, n)):
+                out[k] = " "
+            i = j + 1
+        else:
+            i += 1
+    return "".join(out)
+
+
+@dataclass
+class PPLine:
+    start: int
+    end: int  # offset of the terminating newline (or len)
+    directive: str
+    rest: str
+
+
+def _pp_lines(masked: str) -> List[PPLine]:
+    lines = []
+    pos = 0
+    n = len(masked)
+    while pos < n:
+        eol = masked.find("\n", pos)
+        eol = n if eol < 0 else eol
+        line = masked[pos:eol]
+        if line.lstrip().startswith("#"):
+            start = pos
+            # Continuations.
+            while masked[pos:eol].rstrip().endswith("\\") and eol < n:
+                pos = eol + 1
+                eol = masked.find("\n", pos)
+                eol = n if eol < 0 else eol
+            text = masked[start:eol].replace("\\\n", " ")
+            m = re.match(r"\s*#\s*(\w*)(.*)", text, re.S)
+            lines.append(PPLine(start, eol, m.group(1), m.group(2).strip()))
+        pos = eol + 1
+    return lines
+
+
+class _Unknown(Exception):
+    pass
+
+
+def _pp_eval(expr: str, defines: Dict[str, str]) -> bool:
+    def defined(m):
+        name = m.group(1) or m.group(2)
+        if name in defines:
+            return " 1 "
+        if name.startswith("__"):
+            raise _Unknown(name)
+        return " 0 "
+
+    e = re.sub(r"defined\s*\(\s*(\w+)\s*\)|defined\s+(\w+)", defined, expr)
+    for _ in range(16):
+        new = re.sub(r"\b([A-Za-z_]\w*)\b",
+                     lambda m: " (%s) " % defines[m.group(1)] if m.group(1) in defines else m.group(0), e)
+        if new == e:
+            break
+        e = new
+    if "?" in e:
+        raise _Unknown(e)
+
+    def ident(m):
+        if m.group(1).startswith("__"):
+            raise _Unknown(m.group(1))
+        return " 0 "
+
+    e = re.sub(r"\b([A-Za-z_]\w*)\b", ident, e)
+    e = re.sub(r"\b(\d+)[uUlL]+\b", r"\1", e)
+    e = e.replace("&&", " and ").replace("||", " or ")
+    e = re.sub(r"!(?!=)", " not ", e)
+    try:
+        return bool(eval(e, {"__builtins__": {}}, {}))
+    except Exception as exc:  # anything we cannot evaluate
+        raise _Unknown(e) from exc
+
+
+def _preprocess(masked: str):
+    """Returns (parse text, defines, pragma spans, dead spans).
+
+    The parse text has every preprocessor line and every region that is
+    not compiled (or that we cannot tell) replaced by spaces."""
+    defines: Dict[str, str] = {}
+    text = list(masked)
+    pragmas: List[Tuple[int, int]] = []
+    dead: List[Tuple[int, int]] = []
+    # Stack of [parent_active, this_active (True/False/None), taken]
+    stack: List[list] = []
+    active = True  # True, False or None (unknown)
+    region_start = None
+
+    def blank(a, b):
+        for k in range(a, b):
+            if text[k] != "\n":
+                text[k] = " "
+
+    def cur_active():
+        a = True
+        for parent, this, _ in stack:
+            if this is False:
+                return False
+            if this is None:
+                a = None
+        return a
+
+    pos_of_region = 0
+    for pp in _pp_lines(masked):
+        before = cur_active()
+        # Text between the previous directive and this one.
+        if before is not True:
+            blank(pos_of_region, pp.start)
+            dead.append((pos_of_region, pp.start))
+        pos_of_region = pp.end
+        blank(pp.start, pp.end)
+        d = pp.directive
+        if d in ("if", "ifdef", "ifndef"):
+            try:
+                if d == "if":
+                    v = _pp_eval(pp.rest, defines)
+                else:
+                    name = pp.rest.split()[0] if pp.rest.split() else ""
+                    if name.startswith("__") and name not in defines:
+                        raise _Unknown(name)
+                    v = (name in defines) == (d == "ifdef")
+            except _Unknown:
+                v = None
+            stack.append([before, v, v is True])
+        elif d in ("elif", "else"):
+            if not stack:
+                continue
+            fr = stack[-1]
+            if fr[2]:
+                fr[1] = False
+            elif d == "else":
+                fr[1] = None if fr[1] is None else True
+                fr[2] = fr[1] is True
+            else:
+                try:
+                    v = _pp_eval(pp.rest, defines)
+                except _Unknown:
+                    v = None
+                fr[1] = v if fr[1] is not None else None
+                fr[2] = fr[1] is True
+        elif d == "endif":
+            if stack:
+                stack.pop()
+        elif before is True and d == "define":
+            m = re.match(r"(\w+)(?!\()\s*(.*)", pp.rest, re.S)
+            if m and not re.match(r"\w+\(", pp.rest):
+                defines[m.group(1)] = m.group(2).strip() or "1"
+        elif before is True and d == "undef":
+            defines.pop(pp.rest.split()[0] if pp.rest.split() else "", None)
+        elif before is True and d == "pragma":
+            pragmas.append((pp.start, pp.end))
+    if cur_active() is not True:
+        blank(pos_of_region, len(text))
+        dead.append((pos_of_region, len(text)))
+    return "".join(text), defines, pragmas, dead
+
+
+# ----------------------------------------------------------------------------
+# Statements
+
+
+def _match(t: str, i: int) -> int:
+    """Index of the bracket closing the one at t[i]."""
+    pairs = {"(": ")", "[": "]", "{": "}"}
+    stack = []
+    j = i
+    while j < len(t):
+        c = t[j]
+        if c in pairs:
+            stack.append(pairs[c])
+        elif c in ")]}":
+            if not stack or stack[-1] != c:
+                raise ValueError("unbalanced %r at %d" % (c, j))
+            stack.pop()
+            if not stack:
+                return j
+        j += 1
+    raise ValueError("unterminated bracket at %d" % i)
+
+
+def _skip_ws(t: str, i: int, end: int) -> int:
+    while i < end and t[i].isspace():
+        i += 1
+    return i
+
+
+def _word_at(t: str, i: int) -> str:
+    m = re.compile(r"[A-Za-z_]\w*").match(t, i)
+    return m.group(0) if m else ""
+
+
+def _stmt_end(t: str, i: int, end: int) -> int:
+    """End (exclusive) of the statement starting at t[i]."""
+    if t[i] == "{":
+        return _match(t, i) + 1
+    w = _word_at(t, i)
+    if w in ("if", "for", "while", "switch"):
+        k = t.index("(", i)
+        m = _match(t, k)
+        body = _skip_ws(t, m + 1, end)
+        e = _stmt_end(t, body, end)
+        if w == "if":
+            n = _skip_ws(t, e, end)
+            if _word_at(t, n) == "else":
+                e = _stmt_end(t, _skip_ws(t, n + 4, end), end)
+        return e
+    if w == "do":
+        body = _skip_ws(t, i + 2, end)
+        e = _stmt_end(t, body, end)
+        n = _skip_ws(t, e, end)
+        return t.index(";", n) + 1
+    if w == "else":
+        return _stmt_end(t, _skip_ws(t, i + 4, end), end)
+    j = i
+    while j < end:
+        c = t[j]
+        if c in "([{":
+            j = _match(t, j) + 1
+            continue
+        if c == ";":
+            return j + 1
+        j += 1
+    raise ValueError("statement without ';' at %d" % i)
+
+
+def split_block(t: str, a: int, b: int) -> List[Tuple[int, int]]:
+    """Statements of a block's contents t[a:b], as (start, end) offsets."""
+    out = []
+    i = _skip_ws(t, a, b)
+    while i < b:
+        if t[i] == ";":  # empty statement
+            i = _skip_ws(t, i + 1, b)
+            continue
+        e = _stmt_end(t, i, b)
+        out.append((i, e))
+        i = _skip_ws(t, e, b)
+    return out
+
+
+# ----------------------------------------------------------------------------
+# The model
+
+
+@dataclass
+class Resource:
+    name: str
+    kind: str  # gmem / async_async / tma_async
+    stages: Optional[int]
+    stages_span: Optional[Tuple[int, int]]  # the argument of ts::stages(...)
+    stages_text: str = ""
+
+
+@dataclass
+class Stmt:
+    start: int
+    end: int
+    block: "Block"
+    index: int
+    text: str  # parse text of the statement
+
+
+@dataclass
+class Block:
+    stmts: List[Stmt] = field(default_factory=list)
+
+
+@dataclass
+class Op:
+    task: "Task"
+    stmt: Stmt
+    method: str  # acquire / wait / try_* / commit / release
+    handle: str
+    resource: str
+    role: str  # producer / consumer
+    bound: Optional[str]  # variable the op's result is bound to
+    arg: str  # argument text
+    call_span: Tuple[int, int]  # span of the argument list contents
+    section: str  # head / loop / tail
+    guard: Optional[str]  # None / first / last
+    order: int = 0
+
+
+@dataclass
+class Task:
+    name: str
+    handles: Dict[str, Tuple[str, str]]  # handle -> (role, resource)
+    body: Tuple[int, int]
+    ops: List[Op] = field(default_factory=list)
+    loop: Optional[Stmt] = None
+    loop_var: str = ""
+    domain_args: List[Tuple[int, int]] = field(default_factory=list)
+    loop_block: Optional[Block] = None
+    top: Optional[Block] = None
+    stmts: List[Stmt] = field(default_factory=list)  # every statement seen
+
+
+@dataclass
+class Kernel:
+    name: str
+    tasks: List[str]
+
+
+@dataclass
+class Source:
+    path: str
+    src: str
+    text: str  # parse text
+    defines: Dict[str, str]
+    pragmas: List[Tuple[int, int]]
+    resources: Dict[str, Resource]
+    tasks: Dict[str, Task]
+    kernels: List[Kernel]
+    annotations: Dict[str, object]
+
+    def line(self, off: int) -> int:
+        return self.src.count("\n", 0, off) + 1
+
+
+_STAGE_TYPES = r"(?:const\s+)?(?:auto|ts::stage\s*<\s*\w+\s*>|ts::token|token)\s*&?"
+_BOUND_OP = re.compile(
+    r"^" + _STAGE_TYPES + r"\s*(\w+)\s*=\s*(\w+)\s*\.\s*(acquire|wait|try_acquire|try_wait)\s*\(",
+    re.S)
+_PLAIN_OP = re.compile(r"^(\w+)\s*\.\s*(acquire|wait|try_acquire|try_wait|commit|release)\s*\(", re.S)
+_DOMAIN_LOOP = re.compile(
+    r"^for\s*\(\s*(?:const\s+)?auto\s*&{0,2}\s*(\w+)\s*:\s*(?:::)?ts::domain\s*\(", re.S)
+
+
+def is_seed_bug(source: "Source", rt: "Runtime") -> bool:
+    cond = source.annotations.get("seed_bug")
+    if cond is True:
+        return True
+    if cond == "open-advances":
+        return rt.open_advances
+    if cond == "close-advances":
+        return not rt.open_advances
+    return False
+
+
+def _annotations(src: str) -> Dict[str, object]:
+    ann: Dict[str, object] = {"min_stages": {}, "seed_bug": False}
+    for m in re.finditer(r"//\s*mutation:\s*(.*)", src):
+        words = m.group(1).split()
+        if not words:
+            continue
+        if words[0] == "min-stages":
+            for kv in words[1:]:
+                k, _, v = kv.partition("=")
+                ann["min_stages"][k] = int(v)
+        elif words[0] == "seed-bug":
+            # "seed-bug" or "seed-bug if open-advances|close-advances"
+            ann["seed_bug"] = words[2] if len(words) > 2 and words[1] == "if" else True
+        elif words[0] == "skip":
+            ann["skip"] = True
+    return ann
+
+
+def _top_level_args(t: str, a: int, b: int) -> List[Tuple[int, int]]:
+    """Comma-separated arguments of t[a:b] (brackets respected), trimmed."""
+    args = []
+    depth = 0
+    start = a
+    j = a
+    while j < b:
+        c = t[j]
+        if c in "([{<":
+            if c == "<":
+                # Template brackets only right after an identifier or ::.
+                if not re.search(r"[\w:]\s*$", t[start:j]):
+                    j += 1
+                    continue
+            depth += 1
+        elif c in ")]}>":
+            depth -= 1
+        elif c == "," and depth == 0:
+            args.append((start, j))
+            start = j + 1
+        j += 1
+    args.append((start, b))
+    out = []
+    for s, e in args:
+        while s < e and t[s].isspace():
+            s += 1
+        while e > s and t[e - 1].isspace():
+            e -= 1
+        if e > s:
+            out.append((s, e))
+    return out
+
+
+def parse(path: str, src: str) -> Source:
+    masked = _mask_comments_strings(src)
+    text, defines, pragmas, _ = _preprocess(masked)
+    resources: Dict[str, Resource] = {}
+    for m in re.finditer(r"\[\[\s*ts::resource\s*\(", text):
+        po = m.end() - 1
+        pc = _match(text, po)
+        args = text[po + 1:pc]
+        after = re.compile(r"\s*\]\]\s*(\w+)").match(text, pc + 1)
+        if not after:
+            continue
+        name = after.group(1)
+        km = re.search(r"ts::(gmem|async_async|tma_async)", args)
+        kind = km.group(1) if km else "?"
+        stages = None
+        span = None
+        stext = ""
+        sm = re.search(r"ts::stages\s*\(", args)
+        if sm:
+            so = po + 1 + sm.end() - 1
+            sc = _match(text, so)
+            span = (so + 1, sc)
+            stext = src[so + 1:sc].strip()
+            v = stext
+            for _ in range(8):
+                if v in defines:
+                    v = defines[v].strip()
+            try:
+                stages = int(eval(re.sub(r"\b(\d+)[uU]\b", r"\1", v), {"__builtins__": {}}, {}))
+            except Exception:
+                stages = None
+        resources[name] = Resource(name, kind, stages, span, stext)
+
+    tasks: Dict[str, Task] = {}
+    for m in re.finditer(r"\[\[\s*ts::task\s*\(", text):
+        pc = _match(text, m.end() - 1)
+        close = text.index("]]", pc) + 2
+        po = text.index("(", close)
+        name = re.search(r"(\w+)\s*$", text[close:po]).group(1)
+        pe = _match(text, po)
+        bo = _skip_ws(text, pe + 1, len(text))
+        if text[bo] != "{":
+            continue  # a declaration
+        be = _match(text, bo)
+        handles = {}
+        for hm in re.finditer(r"ts::(producer|consumer)\s*<\s*(\w+)\s*>\s*(\w+)?", text[po + 1:pe]):
+            if hm.group(3):
+                handles[hm.group(3)] = (hm.group(1), hm.group(2))
+        task = Task(name, handles, (bo + 1, be))
+        _walk_task(text, src, task, resources)
+        tasks[name] = task
+
+    kernels = []
+    for m in re.finditer(r"\[\[\s*ts::kernel\s*\(", text):
+        po = m.end() - 1
+        pc = _match(text, po)
+        after = re.compile(r"\s*\]\][^;(]*?(\w+)\s*\(").match(text, pc + 1)
+        names = []
+        for s, e in _top_level_args(text, po + 1, pc):
+            a = text[s:e]
+            if re.fullmatch(r"(?:::)?\w+", a):
+                names.append(a.lstrip(":"))
+        kernels.append(Kernel(after.group(1) if after else "?", names))
+    return Source(path, src, text, defines, pragmas, resources, tasks, kernels,
+                  _annotations(src))
+
+
+def _walk_task(text: str, src: str, task: Task, resources: Dict[str, Resource]):
+    counter = [0]
+
+    def op_of(st: Stmt, section: str, guard: Optional[str]) -> Optional[Op]:
+        s = text[st.start:st.end]
+        m = _BOUND_OP.match(s)
+        bound = None
+        if m:
+            bound, handle, method = m.group(1), m.group(2), m.group(3)
+        else:
+            m = _PLAIN_OP.match(s)
+            if not m:
+                return None
+            handle, method = m.group(1), m.group(2)
+        if handle not in task.handles:
+            return None
+        role, res = task.handles[handle]
+        po = st.start + m.end() - 1
+        pc = _match(text, po)
+        if text[pc + 1:st.end].strip() != ";":
+            return None  # the op is part of a larger expression
+        arg = text[po + 1:pc].strip()
+        counter[0] += 1
+        return Op(task, st, method, handle, res, role, bound, arg, (po + 1, pc), section,
+                  guard, counter[0])
+
+    def block(a: int, b: int, section: str, guard: Optional[str], top: bool) -> Block:
+        blk = Block()
+        for idx, (s, e) in enumerate(split_block(text, a, b)):
+            st = Stmt(s, e, blk, idx, text[s:e])
+            blk.stmts.append(st)
+            task.stmts.append(st)
+            o = op_of(st, section, guard)
+            if o:
+                task.ops.append(o)
+                continue
+            lm = _DOMAIN_LOOP.match(st.text)
+            if top and lm and task.loop is None:
+                task.loop = st
+                task.loop_var = lm.group(1)
+                do = s + lm.end() - 1
+                dc = _match(text, do)
+                task.domain_args = _top_level_args(text, do + 1, dc)
+                hc = _match(text, text.index("(", s))
+                bo = _skip_ws(text, hc + 1, e)
+                if text[bo] == "{":
+                    task.loop_block = block(bo + 1, _match(text, bo), "loop", None, False)
+                else:
+                    task.loop_block = block(bo, e, "loop", None, False)
+                section = "tail"
+                continue
+            if section == "loop" and guard is None and task.loop_var:
+                gm = re.match(r"^if\s*\(\s*" + re.escape(task.loop_var) +
+                              r"\s*\.\s*(first|last)\s*\(\s*\)\s*\)", st.text)
+                if gm:
+                    bo = _skip_ws(text, s + gm.end(), e)
+                    be = _stmt_end(text, bo, e)
+                    if _skip_ws(text, be, e) == e:  # no else
+                        if text[bo] == "{":
+                            block(bo + 1, be - 1, section, gm.group(1), False)
+                        else:
+                            block(bo, be, section, gm.group(1), False)
+        return blk
+
+    task.top = block(task.body[0], task.body[1], "head", None, True)
+
+
+# ----------------------------------------------------------------------------
+# Mutants
+
+
+@dataclass
+class Mutant:
+    file: str
+    op: str
+    index: int  # occurrence index of this operator in this file
+    label: str
+    line: int
+    what: str
+    reason: str
+    edits: List[Tuple[int, int, str]]
+
+    @property
+    def key(self) -> str:
+        return "%s %s %d" % (self.file, self.op, self.index)
+
+    def apply(self, src: str) -> str:
+        out = src
+        # From the end backwards; edits at one offset keep their list order.
+        order = sorted(range(len(self.edits)), key=lambda k: (self.edits[k][0], self.edits[k][1], k),
+                       reverse=True)
+        for k in order:
+            s, e, r = self.edits[k]
+            out = out[:s] + r + out[e:]
+        return out
+
+
+def _blank(src: str, s: int, e: int, note: str) -> str:
+    """Replacement text for src[s:e] that keeps its line count."""
+    return "/* mutation: %s */" % note + "\n" * src.count("\n", s, e)
+
+
+def _one_line(s: str) -> str:
+    return re.sub(r"\s+", " ", s).strip()
+
+
+class Ctx:
+    def __init__(self, source: Source, rt: Runtime):
+        self.s = source
+        self.t = source.text
+        self.rt = rt
+
+    def s_ops(self) -> List["Op"]:
+        """Every pipeline op of the file, in source order."""
+        ops = [o for t in self.s.tasks.values() for o in t.ops]
+        return sorted(ops, key=lambda o: o.stmt.start)
+
+    def noop_commit(self, o: "Op") -> bool:
+        return o.method == "commit" and self.kind(o.resource) == "tma_async" and self.rt.tma_commit_noop
+
+    def stmt_src(self, st: Stmt) -> str:
+        return self.s.src[st.start:st.end]
+
+    def insert_before(self, st: Stmt) -> int:
+        """Where to insert text before a statement: before its #pragma lines."""
+        pos = st.start
+        for a, b in sorted(self.s.pragmas, reverse=True):
+            if b < pos and self.s.src[b:pos].strip() == "":
+                pos = a
+        return pos
+
+    def kernel_tasks(self, task: Task) -> List[Task]:
+        names = []
+        for k in self.s.kernels:
+            if task.name in k.tasks:
+                names += [n for n in k.tasks if n not in names]
+        return [self.s.tasks[n] for n in names if n in self.s.tasks]
+
+    def pipelined(self, res: str) -> bool:
+        r = self.s.resources.get(res)
+        return bool(r and r.kind in ("async_async", "tma_async"))
+
+    def kind(self, res: str) -> str:
+        r = self.s.resources.get(res)
+        return r.kind if r else "?"
+
+    def uses(self, st: Stmt, var: str) -> bool:
+        return re.search(r"(?<![\w.])" + re.escape(var) + r"\b", st.text) is not None
+
+    def pairs(self, task: Task):
+        """(open op, close op) pairs: a close and the latest open before it."""
+        out = []
+        for c in task.ops:
+            if c.method not in CLOSES:
+                continue
+            cands = [o for o in task.ops if o.method == OPEN_OF[c.method] and o.handle == c.handle
+                     and o.bound and o.bound == c.arg and o.order < c.order]
+            if cands:
+                out.append((cands[-1], c))
+        return out
+
+
+def _mk(ctx: Ctx, op: str, label: str, at: int, what: str, reason: str, edits) -> Mutant:
+    return Mutant(ctx.s.path, op, 0, label, ctx.s.line(at), what, reason, edits)
+
+
+def op_drop_close(ctx: Ctx):
+    for o in ctx.s_ops():
+        if o.method in CLOSES and ctx.pipelined(o.resource):
+            st = o.stmt
+            label, reason = BUG, ("the stage is never handed back: the other side (or the producer's "
+                                  "drain) waits forever" if o.method == "release" or ctx.rt.open_advances else
+                                  "the cursor stays: the next acquire takes (and arms) the same stage again")
+            if ctx.noop_commit(o):
+                label, reason = TOLERATED, ("commit() of a tma_async stage does nothing in this runtime: the TMA bytes "
+                          "complete the stage")
+            yield _mk(ctx, "drop_close", label, st.start, "drop `%s`" % _one_line(ctx.stmt_src(st)),
+                      reason,
+                      [(st.start, st.end, _blank(ctx.s.src, st.start, st.end, "dropped"))])
+
+
+def op_dup_close(ctx: Ctx):
+    for o in ctx.s_ops():
+        if o.method in CLOSES and ctx.pipelined(o.resource):
+            st = o.stmt
+            label, reason = BUG, ("the stage's barrier gets a second arrival from every thread: its "
+                                  "next phase completes early" if ctx.rt.open_advances else
+                                  "the cursor moves twice (and the barrier gets a second arrival)")
+            if ctx.noop_commit(o):
+                label, reason = TOLERATED, ("commit() of a tma_async stage does nothing in this runtime: the TMA bytes "
+                          "complete the stage")
+            yield _mk(ctx, "dup_close", label, st.start, "duplicate `%s`" % _one_line(ctx.stmt_src(st)),
+                      reason,
+                      [(st.end, st.end, " " + _one_line(ctx.stmt_src(st)))])
+
+
+def op_extra_block(ctx: Ctx):
+    """A plain blocking op right after an existing one, on the same handle."""
+    for o in ctx.s_ops():
+        if o.method not in BLOCKING or not ctx.pipelined(o.resource):
+            continue
+        ins = "%s.%s();" % (o.handle, o.method)
+        if ctx.rt.open_advances:
+            label, reason = BUG, ("%s() moves the cursor: the extra call takes the next stage, which "
+                                  "is never handed back, and every later op takes the wrong stage" % o.method)
+        elif o.method == "acquire" and ctx.kind(o.resource) == "tma_async":
+            label, reason = BUG, ("acquire() on a tma_async stage arms its transaction bytes: armed "
+                                  "twice, the full barrier expects bytes that never come")
+        else:
+            label, reason = TOLERATED, ("the cursor does not move on %s(): the extra call waits on the "
+                                    "same stage's barrier for the same, already completed phase "
+                                    "(a no-op at run time)" % o.method)
+        yield _mk(ctx, "extra_block", label, o.stmt.start, "add `%s` after `%s`" % (ins, _one_line(ctx.stmt_src(o.stmt))),
+                  reason, [(o.stmt.end, o.stmt.end, " " + ins)])
+
+
+def op_extra_block_next(ctx: Ctx):
+    """A plain blocking op right after a close: it takes the next stage."""
+    for o in ctx.s_ops():
+        if o.method not in CLOSES or not ctx.pipelined(o.resource):
+            continue
+        blocking = OPEN_OF[o.method]
+        same = [x for x in o.task.ops if x.handle == o.handle and x.method == blocking]
+        if ctx.rt.open_advances:
+            label, reason = BUG, ("%s() moves the cursor: the extra call takes a stage that is never "
+                                  "handed back, and every later op takes the wrong stage" % blocking)
+        elif blocking == "wait":
+            if any(follows(x, o, final=True) for x in same):
+                continue  # an early wait for a stage the task waits for anyway
+            label, reason = BUG, ("waits for a stage after the task's last one: nothing fills it "
+                                  "after the close's last run, the task hangs")
+        elif ctx.kind(o.resource) == "tma_async" and any(follows(x, o, final=False) for x in same):
+            label, reason = BUG, ("a tma_async acquire() arms the next stage's bytes, and the next "
+                                  "acquire arms them again: the full barrier never completes")
+        else:
+            continue  # harmless: an early acquire, or an armed stage nobody waits for
+        ins = "%s.%s();" % (o.handle, blocking)
+        yield _mk(ctx, "extra_block_next", label, o.stmt.start,
+                  "add `%s` after `%s`" % (ins, _one_line(ctx.stmt_src(o.stmt))), reason,
+                  [(o.stmt.end, o.stmt.end, " " + ins)])
+
+
+_RANK = {"head": 0, "loop": 1, "tail": 2}
+
+
+def follows(x: Op, o: Op, final: bool) -> bool:
+    """Whether op x can run after op o: after o's last run (final) or after any run."""
+    if x.section != o.section:
+        return _RANK[x.section] > _RANK[o.section]
+    if o.section != "loop":
+        return x.order > o.order
+    # Both in the loop. Later in the same iteration:
+    if x.order > o.order:
+        if o.guard == "first" and x.guard in (None, "first"):
+            return True
+        if o.guard == "last" and x.guard in (None, "last"):
+            return True
+        if o.guard is None and (x.guard in (None, "last") or not final):
+            return True
+    # In a later iteration:
+    if o.guard == "last":
+        return False
+    if o.guard is None and final:
+        return False
+    return x.guard in (None, "last")
+
+
+def op_move_close(ctx: Ctx):
+    """Move a close to just before the latest earlier statement that still uses its stage."""
+    for task in ctx.s.tasks.values():
+        for opn, cls in ctx.pairs(task):
+            if not ctx.pipelined(cls.resource):
+                continue
+            blk = cls.stmt.block
+            if opn.stmt.block is not blk:
+                continue
+            target = None
+            for st in reversed(blk.stmts[opn.stmt.index + 1:cls.stmt.index]):
+                if ctx.uses(st, cls.arg):
+                    target = st
+                    break
+            if target is None:
+                continue
+            passed = blk.stmts[target.index:cls.stmt.index]
+            users = [st for st in passed if ctx.uses(st, cls.arg)]
+            only_tma_loads = all(re.match(r"^(?:::)?ts::tma::load_\dd\s*\(", st.text) for st in users)
+            if ctx.noop_commit(cls):
+                label, reason = TOLERATED, ("commit() of a tma_async stage does nothing in this runtime: the TMA bytes "
+                          "complete the stage")
+            elif cls.method == "commit" and ctx.kind(cls.resource) == "tma_async" and only_tma_loads:
+                label, reason = TOLERATED, ("a tma_async commit() only moves the cursor; the TMA load "
+                                        "still completes the stage's full barrier, so consumers "
+                                        "cannot see the stage early")
+            elif cls.method == "commit":
+                label, reason = BUG, "the stage is published before it is written: consumers read stale data"
+            else:
+                label, reason = BUG, "the stage is handed back while still read: the producer may overwrite it"
+            pos = ctx.insert_before(target)
+            text = _one_line(ctx.stmt_src(cls.stmt))
+            sep = "\n" if pos != target.start else " "
+            yield _mk(ctx, "move_close", label, cls.stmt.start,
+                      "move `%s` before line %d `%s`" % (text, ctx.s.line(target.start),
+                                                       _one_line(ctx.stmt_src(target))[:60]),
+                      reason,
+                      [(cls.stmt.start, cls.stmt.end, _blank(ctx.s.src, cls.stmt.start, cls.stmt.end, "moved")),
+                       (pos, pos, text + sep)])
+
+
+def op_guard_close(ctx: Ctx):
+    for o in ctx.s_ops():
+        if o.method in CLOSES and ctx.pipelined(o.resource) and o.section == "loop" and o.guard is None:
+            label, reason = BUG, ("the stage taken every iteration is handed back once: with trip count "
+                                  "> 1 stages leak (or the cursor falls behind) and a task hangs")
+            if ctx.noop_commit(o):
+                label, reason = TOLERATED, ("commit() of a tma_async stage does nothing in this runtime: the TMA bytes "
+                          "complete the stage")
+            for g in ("first", "last"):
+                yield _mk(ctx, "guard_close", label, o.stmt.start,
+                          "guard `%s` under `if (%s.%s())`" % (_one_line(ctx.stmt_src(o.stmt)), o.task.loop_var, g),
+                          reason,
+                          [(o.stmt.start, o.stmt.start, "if (%s.%s()) " % (o.task.loop_var, g))])
+
+
+def op_guard_pair(ctx: Ctx):
+    """Guard every open..close block of one resource, in every task of the kernel, alike."""
+    for kernel in ctx.s.kernels:
+        tasks = [ctx.s.tasks[n] for n in kernel.tasks if n in ctx.s.tasks]
+        if len(tasks) != len(kernel.tasks):
+            continue
+        resources = sorted({o.resource for t in tasks for o in t.ops if ctx.pipelined(o.resource)})
+        for res in resources:
+            ops = [o for t in tasks for o in t.ops if o.resource == res]
+            pairs = [p for t in tasks for p in ctx.pairs(t) if p[0].resource == res]
+            ok = bool(pairs) and len(ops) == 2 * len(pairs)
+            for opn, cls in pairs:
+                ok = ok and opn.section == "loop" and cls.section == "loop" and opn.guard is None \
+                    and cls.guard is None and opn.stmt.block is cls.stmt.block \
+                    and opn.stmt.block is opn.task.loop_block
+                if not ok:
+                    break
+                inner = opn.stmt.block.stmts[opn.stmt.index:cls.stmt.index + 1]
+                inner_ops = [o for o in opn.task.ops if o.stmt in inner]
+                ok = all(o.resource == res for o in inner_ops)
+            # The blocks wrapped in one task must not overlap.
+            spans = sorted((p[0].stmt.start, p[1].stmt.end) for p in pairs)
+            ok = ok and all(a[1] <= b[0] for a, b in zip(spans, spans[1:]))
+            if not ok:
+                continue
+            # first()/last() agree across tasks only over the same domain.
+            doms = {tuple(ctx.s.src[a:b] for a, b in p[0].task.domain_args) for p in pairs}
+            if len(doms) != 1:
+                continue
+            hoists = []  # (decl stmt, the pair's open stmt)
+            for opn, cls in pairs:
+                h = _hoistable(ctx, opn, cls)
+                if h is None:
+                    ok = False
+                    break
+                hoists += [(d, opn.stmt) for d in h]
+            if not ok:
+                continue
+            for g in ("first", "last"):
+                edits = []
+                for d, before in hoists:
+                    edits.append((d.start, d.end, _blank(ctx.s.src, d.start, d.end, "hoisted")))
+                    edits.append((before.start, before.start, _one_line(ctx.stmt_src(d)) + " "))
+                for opn, cls in pairs:
+                    edits.append((opn.stmt.start, opn.stmt.start, "if (%s.%s()) { " % (opn.task.loop_var, g)))
+                    edits.append((cls.stmt.end, cls.stmt.end, " }"))
+                first = min(p[0].stmt.start for p in pairs)
+                yield _mk(ctx, "guard_pair", VALID, first,
+                          "guard every %s block of '%s' under `if (i.%s())` in %s%s" % (
+                              "/".join(sorted({p[0].method + ".." + p[1].method for p in pairs})), res, g,
+                              ", ".join(sorted({p[0].task.name for p in pairs})),
+                              " (hoisting %s)" % ", ".join("`%s`" % _one_line(ctx.stmt_src(d)) for d, _ in hoists)
+                              if hoists else ""),
+                          "every task of '%s' takes and hands back the same stages on the same "
+                          "iteration: balanced (what the kernel computes changes, its "
+                          "synchronisation does not)" % res, edits)
+
+
+_KEYWORDS = {"return", "if", "for", "while", "do", "switch", "else", "case", "goto", "break",
+             "continue", "throw", "delete", "new", "sizeof", "co_return", "co_await"}
+_DECL = re.compile(r"^(?:(?:const|constexpr|static|volatile|unsigned|signed|long|short)\s+)*"
+                   r"([A-Za-z_][\w:]*)(?:\s*<[^;=]*>)?\s*[*&]*\s*([A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)*"
+                   r"(=|;|\{)", re.S)
+
+
+def _decl_name(st: Stmt) -> Optional[str]:
+    m = _DECL.match(st.text)
+    if not m or m.group(1) in _KEYWORDS or m.group(2) in _KEYWORDS:
+        return None
+    return m.group(2)
+
+
+def _hoistable(ctx: Ctx, opn: Op, cls: Op) -> Optional[List[Stmt]]:
+    """Declarations inside open..close that later statements use, when they can
+    move before the guard (they use nothing declared inside); None if one cannot."""
+    blk = opn.stmt.block
+    inner = blk.stmts[opn.stmt.index + 1:cls.stmt.index]
+    after = blk.stmts[cls.stmt.index + 1:]
+    declared = [opn.bound] if opn.bound else []
+    out = []
+    for st in inner:
+        name = _decl_name(st)
+        if not name:
+            continue
+        if any(ctx.uses(a, name) for a in after):
+            if any(ctx.uses(st, d) for d in declared):
+                return None
+            out.append(st)
+        declared.append(name)
+    return out
+
+
+def op_shrink_stages(ctx: Ctx):
+    for r in sorted(ctx.s.resources.values(), key=lambda r: r.stages_span or (0, 0)):
+        if r.kind == "gmem" or r.stages is None or r.stages < 2 or r.stages_span is None:
+            continue
+        s, e = r.stages_span
+        new = str(r.stages - 1) if re.fullmatch(r"\d+", r.stages_text) else "%s - 1" % r.stages_text
+        need = ctx.s.annotations["min_stages"].get(r.name, 1)
+        if r.stages - 1 < need:
+            label, reason = BUG, "the schedule needs %d stages of '%s' (annotated): deadlock" % (need, r.name)
+        else:
+            label, reason = VALID, "%d stages of '%s' suffice: the schedule needs %d (%s)" % (
+                r.stages - 1, r.name, need, "annotated" if r.name in ctx.s.annotations["min_stages"]
+                else "default: no '// mutation: min-stages' annotation")
+        yield _mk(ctx, "shrink_stages", label, s, "ts::stages(%s) -> ts::stages(%s) on '%s'" % (r.stages_text, new, r.name),
+                  reason, [(s, e, new)])
+
+
+def op_domain_bound(ctx: Ctx):
+    for task in sorted(ctx.s.tasks.values(), key=lambda t: t.body):
+        if task.loop is None or not task.domain_args:
+            continue
+        loop_ops = [o for o in task.ops if o.section == "loop" and ctx.pipelined(o.resource)]
+        partners = [t for t in ctx.kernel_tasks(task) if t is not task and
+                    {o.resource for o in t.ops} & {o.resource for o in loop_ops}]
+        if not partners:
+            continue
+        label = BUG
+        reason = ("task '%s' exchanges stages in its loop with %s: different trip counts for some "
+                  "launch leave a stage unconsumed or a wait unfilled" % (
+                      task.name, ", ".join("'%s'" % t.name for t in partners)))
+        args = task.domain_args
+        t = ctx.s.src
+        end_arg = args[0] if len(args) == 1 else args[1]
+        et = t[end_arg[0]:end_arg[1]]
+        if re.fullmatch(r"\d+", et):
+            new = str(int(et) + 1)
+        elif re.fullmatch(r"[\w.\->\[\]]+", et):
+            new = et + " + 1"
+        else:
+            new = "(%s) + 1" % et
+        yield _mk(ctx, "domain_bound", label, end_arg[0],
+                  "task '%s': domain end `%s` -> `%s`" % (task.name, et, new), reason,
+                  [(end_arg[0], end_arg[1], new)])
+        if len(args) == 3 and t[args[2][0]:args[2][1]].strip() != "1":
+            st = t[args[2][0]:args[2][1]]
+            yield _mk(ctx, "domain_bound", label, args[2][0],
+                      "task '%s': domain step `%s` -> `1`" % (task.name, st), reason,
+                      [(args[2][0], args[2][1], "1")])
+
+
+def _acquire_runs_once_early(o: Op, stages: int) -> bool:
+    """Whether a forged acquire can only ever take a stage that was never used:
+    it runs once, after fewer than `stages` acquires of the same handle."""
+    if o.section == "loop" and o.guard is None:
+        return False
+    before = 0
+    for x in o.task.ops:
+        if x is o or x.handle != o.handle or x.method != "acquire":
+            continue
+        if x.section == o.section and x.section != "loop":
+            before += x.order < o.order
+        elif _RANK[x.section] < _RANK[o.section]:
+            if x.section == "loop" and x.guard is None:
+                return False  # any number of stages before
+            before += 1
+        elif x.section == "loop" == o.section:
+            if o.guard == "last" and x.guard is None:
+                return False
+            if x.order < o.order or o.guard == "last":
+                before += 1
+    return before + 1 <= stages
+
+
+def op_forge_token(ctx: Ctx):
+    for o in ctx.s_ops():
+        if o.method not in BLOCKING or not ctx.pipelined(o.resource):
+            continue
+        s, e = o.call_span
+        if o.method == "wait":
+            label, reason = BUG, "the consumer skips the full-barrier wait and reads a stage before it is filled"
+        else:
+            stages = ctx.s.resources[o.resource].stages or 1
+            if _acquire_runs_once_early(o, stages):
+                label, reason = TOLERATED, ("this acquire runs once and takes one of the first %d stages, "
+                                        "which start empty: skipping the wait is harmless" % stages)
+            else:
+                label, reason = BUG, "the producer skips the empty-barrier wait and overwrites a stage still being read"
+        yield _mk(ctx, "forge_token", label, o.stmt.start,
+                  "`%s.%s(%s)` -> `%s.%s(ts::token(true))`" % (o.handle, o.method, o.arg, o.handle, o.method),
+                  reason, [(s, e, "ts::token(true)")])
+
+
+def _token_uses(ctx: Ctx, tr: Op):
+    return [o for o in tr.task.ops if o.method == BLOCK_OF_TRY[tr.method] and o.handle == tr.handle
+            and o.arg == tr.bound]
+
+
+def op_reuse_token(ctx: Ctx):
+    for tr in ctx.s_ops():
+        if tr.method not in TRIES or not tr.bound or tr.section != "loop" or tr.guard is not None:
+            continue
+        if tr.stmt.block is not tr.task.loop_block or not _token_uses(ctx, tr):
+            continue
+        loop = tr.task.loop
+        text = _one_line(ctx.stmt_src(tr.stmt))
+        pos = ctx.insert_before(loop)
+        sep = "\n" if pos != loop.start else " "
+        yield _mk(ctx, "reuse_token", BUG, tr.stmt.start, "hoist `%s` before the loop" % text,
+                  "one token taken once is passed to every iteration's %s: once it said ready, every "
+                  "later %s skips its barrier wait" % (BLOCK_OF_TRY[tr.method], BLOCK_OF_TRY[tr.method]),
+                  [(tr.stmt.start, tr.stmt.end, _blank(ctx.s.src, tr.stmt.start, tr.stmt.end, "hoisted")),
+                   (pos, pos, text + sep)])
+
+
+def op_drop_after_try(ctx: Ctx):
+    for tr in ctx.s_ops():
+        if tr.method not in TRIES or not tr.bound:
+            continue
+        for o in _token_uses(ctx, tr):
+            st = o.stmt
+            yield _mk(ctx, "drop_after_try", BUG, st.start, "drop `%s` (keep `%s`)" % (
+                _one_line(ctx.stmt_src(st)), _one_line(ctx.stmt_src(tr.stmt))),
+                "a try only tests: without the blocking op the stage is never taken",
+                [(st.start, st.end, _blank(ctx.s.src, st.start, st.end, "dropped"))])
+
+
+OPERATORS = [
+    ("drop_close", op_drop_close),
+    ("dup_close", op_dup_close),
+    ("extra_block", op_extra_block),
+    ("extra_block_next", op_extra_block_next),
+    ("move_close", op_move_close),
+    ("guard_close", op_guard_close),
+    ("guard_pair", op_guard_pair),
+    ("shrink_stages", op_shrink_stages),
+    ("domain_bound", op_domain_bound),
+    ("forge_token", op_forge_token),
+    ("reuse_token", op_reuse_token),
+    ("drop_after_try", op_drop_after_try),
+]
+
+
+def mutants(source: Source, rt: Runtime, only=None) -> List[Mutant]:
+    """Every mutant of one file, per operator in source order, indexed."""
+    ctx = Ctx(source, rt)
+    out = []
+    for name, fn in OPERATORS:
+        if only and name not in only:
+            continue
+        seen = set()
+        idx = 0
+        for m in fn(ctx):
+            sig = tuple(sorted(m.edits))
+            if sig in seen:
+                continue
+            seen.add(sig)
+            m.index = idx
+            idx += 1
+            out.append(m)
+    return out

@@ -19,12 +19,12 @@ namespace {
 
 /// Spelling of one bracket kind in messages.
 struct Words {
-  OpKind Open, Close, Try;
+  OpKind Open, Close;
   const char *Opened, *Closed; ///< "acquired" / "committed".
 };
-const Words ProducerWords{OpKind::Acquire, OpKind::Commit, OpKind::TryAcquire,
+const Words ProducerWords{OpKind::Acquire, OpKind::Commit,
                           "acquired", "committed"};
-const Words ConsumerWords{OpKind::Wait, OpKind::Release, OpKind::TryWait,
+const Words ConsumerWords{OpKind::Wait, OpKind::Release,
                           "waited for", "released"};
 
 const char *guardWords(Guard G) {

@@ -1,7 +1,8 @@
-//===- Credit.cpp - Linear credit simulation ------------------------------===//
+//===- Credit.cpp - The protocol transition system ------------------------===//
 //
-// Each task's ops are unrolled for a trip count and run round-robin against
-// per-task stage counters (reference 10.5). Every producer task fills every
+// Tasks step through their ops lazily (cursors, guards applied) against
+// per-task stage counters (reference 10.5); TripCounts.cpp picks the trip
+// counts, Explore.cpp searches interleavings with the same steps. Every producer task fills every
 // stage and every consumer task drains every stage, matching the barrier
 // arrival counts: a stage is full once all producer tasks committed it and
 // free again once all consumer tasks released it.

@@ -53,11 +53,6 @@ struct SimResult {
   bool Deadlocked = false;
 };
 
-/// Linear credit simulation (reference 10.5) at each representative trip
-/// count: 0, 1, 2, the largest stage count and one more, or the constant
-/// trip count when every domain is constant. Deadlocks and unbalanced
-/// counts become ts-credit diagnostics; the trace of the last simulated
-/// trip count is returned for the schedule table.
 /// The trip count K such that the runs up to K decide every runtime trip
 /// count, or nullopt when the argument does not cover the schedule.
 std::optional<uint64_t> decidingTripCount(const Program &P, const Kernel &K,

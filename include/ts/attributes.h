@@ -54,6 +54,25 @@ template <class Upstream, class Downstream> struct edge_t { int unused; };
 template <class Upstream, class Downstream>
 inline constexpr edge_t<Upstream, Downstream> edge{0};
 
+template <class... Phases> struct alias_t { int unused; };
+/// The resources share shared-memory bytes, one after another in time: the
+/// layout gives them one base and the verifier proves that every use of a
+/// phase happens before the first use of the next (no race).
+template <class... Phases>
+inline constexpr alias_t<Phases...> alias{0};
+
+template <class... Resources> struct grid_dependent_t { int unused; };
+/// The previous grid in the stream writes these resources' data (programmatic
+/// dependent launch): every task that produces them, or reads them from
+/// global memory, calls ts::pdl_wait() first.
+template <class... Resources>
+inline constexpr grid_dependent_t<Resources...> grid_dependent{0};
+
+struct pdl_waited_t { int unused; };
+/// The kernel needs no ts::pdl_wait() in its schedule: it has no predecessor
+/// in the stream, or waits for it (griddepcontrol.wait) before the schedule.
+inline constexpr pdl_waited_t pdl_waited{0};
+
 } // namespace ts
 
 #endif

@@ -21,6 +21,17 @@ struct kernel_traits {
 };
 #endif
 
+/// Kernels that call ts::pdl_wait / ts::pdl_launch_dependents carry
+/// `pdl = true` in their traits; others have no such member.
+template <class Traits, class = void>
+struct uses_pdl {
+  static constexpr bool value = false;
+};
+template <class Traits>
+struct uses_pdl<Traits, decltype(void(Traits::pdl))> {
+  static constexpr bool value = Traits::pdl;
+};
+
 /// Launches the generated kernel K on `grid` blocks with its traits' block
 /// size and dynamic shared memory. `args` convert to K's parameters.
 /// Returns the first error (attribute or launch).
@@ -38,8 +49,13 @@ cudaError_t launch(dim3 grid, cudaStream_t stream, Args... args) {
   config.blockDim = dim3(traits::threads, 1, 1);
   config.dynamicSmemBytes = traits::smem_bytes;
   config.stream = stream;
-  config.attrs = nullptr;
-  config.numAttrs = 0;
+  // A kernel with PDL ops may start while the previous grid in the stream
+  // still runs; its ts::pdl_wait() orders the dependent accesses.
+  cudaLaunchAttribute pdl[1];
+  pdl[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  pdl[0].val.programmaticStreamSerializationAllowed = 1;
+  config.attrs = uses_pdl<traits>::value ? pdl : nullptr;
+  config.numAttrs = uses_pdl<traits>::value ? 1 : 0;
   // The C++ overload converts args to K's parameter types into an array.
   return cudaLaunchKernelEx(&config, K, args...);
 }

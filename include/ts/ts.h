@@ -26,6 +26,7 @@
 #include "ts/detail.h"
 #include "ts/domain.h"
 #include "ts/pipeline.h"
+#include "ts/pdl.h"
 #include "ts/tma.h"
 #include "ts/launch.h"
 

@@ -194,7 +194,8 @@ void Extractor::kernel(const SeenAttr &A) {
       }
     } else if (!E) {
       error(L, "'" + Arg.Spelling + "' is not a task function",
-            "list task functions, ts::edge<Upstream, Downstream> or ts::smem_capacity(bytes)");
+            "list task functions, ts::edge<Upstream, Downstream>, ts::alias<...>, "
+            "ts::grid_dependent<...>, ts::pdl_waited or ts::smem_capacity(bytes)");
     } else if (const auto *ULE =
                    dyn_cast<UnresolvedLookupExpr>(E->IgnoreParenImpCasts())) {
       bool Template = std::any_of(ULE->decls_begin(), ULE->decls_end(), [](NamedDecl *D) {
@@ -205,6 +206,7 @@ void Extractor::kernel(const SeenAttr &A) {
               "tasks must be plain, non-template __device__ functions");
       else
         error(L, "task name is ambiguous", "tasks must not be overloaded");
+    } else if (kernelOption(E, L, K)) {
     } else if (tsRecord(Ty, "edge_t")) {
       auto From = resourceOf(tsTemplateArg(Ty, "edge_t", 0), L);
       auto To = resourceOf(tsTemplateArg(Ty, "edge_t", 1), L);
@@ -223,8 +225,8 @@ void Extractor::kernel(const SeenAttr &A) {
       }
     } else {
       error(L, "unexpected argument to [[ts::kernel]]",
-            "expected task functions, ts::edge<Upstream, Downstream> or "
-            "ts::smem_capacity(bytes)");
+            "expected task functions, ts::edge<Upstream, Downstream>, ts::alias<...>, "
+            "ts::grid_dependent<...>, ts::pdl_waited or ts::smem_capacity(bytes)");
     }
   }
   if (A.Args.empty()) {

@@ -29,6 +29,13 @@ private:
   std::optional<clang::APValue> evaluate(const clang::Expr *E, const char *What);
   std::vector<const clang::Expr *> exprArgs(const SeenAttr &A, const char *What);
   std::optional<unsigned> resourceOf(clang::QualType T, clang::SourceLocation Loc);
+  /// The resources named by `ts::Template<Rs...>`; nullopt after an error.
+  std::optional<std::vector<unsigned>> resourceList(clang::QualType Ty,
+                                                    llvm::StringRef Template,
+                                                    clang::SourceLocation L);
+  /// ts::alias, ts::grid_dependent, ts::pdl_waited: false for other arguments.
+  bool kernelOption(const clang::Expr *E, clang::SourceLocation L, Kernel &K);
+  void aliasOption(clang::QualType Ty, clang::SourceLocation L, Kernel &K);
   void error(clang::SourceLocation L, std::string Msg, std::string Note,
              clang::SourceLocation NoteLoc = clang::SourceLocation());
   std::string qualified(const clang::NamedDecl *D) const;

@@ -70,6 +70,17 @@ struct HandleUses : RecursiveASTVisitor<HandleUses> {
   }
 };
 
+/// Every call of ts::pdl_wait / ts::pdl_launch_dependents in a body.
+struct PdlCalls : RecursiveASTVisitor<PdlCalls> {
+  std::vector<const CallExpr *> Found;
+  bool VisitCallExpr(CallExpr *C) {
+    bool IsWait = false;
+    if (asPdlCall(C, IsWait))
+      Found.push_back(C);
+    return true;
+  }
+};
+
 /// References to stage variables inside one statement.
 struct StageRefs : RecursiveASTVisitor<StageRefs> {
   const std::map<const VarDecl *, HandleParam> &Stages;
@@ -192,6 +203,8 @@ private:
   const CXXForRangeStmt *asDomainLoop(const Stmt *S);
   std::optional<Guard> asGuard(const IfStmt *If);
   void statement(const Stmt *S);
+  bool pdlStatement(const Stmt *S);
+  void checkPdlPositions(const CompoundStmt *Body);
   void guardedBody(const Stmt *Then, Guard G);
   void recordDomain(const CXXForRangeStmt *FR);
   void bindOperands(const OpCall &Op, const VarDecl *Bound, ts::Op &Rec);
@@ -211,6 +224,7 @@ private:
   std::map<const VarDecl *, int> StageIds; ///< Op::Stage of each stage variable.
   std::map<const VarDecl *, int> TokenOps; ///< Token variable -> its try_ op.
   std::set<const CXXMemberCallExpr *> Accepted;
+  std::set<const CallExpr *> AcceptedPdl;
   Section Sec = Section::Head;
   Guard G = Guard::Always;
   const VarDecl *LoopVar = nullptr;
@@ -363,7 +377,49 @@ void Walker::recordDomain(const CXXForRangeStmt *FR) {
   Loop = FR;
 }
 
+/// A PDL call standing as a statement of the head or the tail: one op with
+/// no resource. In the domain loop it would repeat every iteration.
+bool Walker::pdlStatement(const Stmt *S) {
+  bool IsWait = false;
+  const auto *E = dyn_cast<Expr>(S);
+  const CallExpr *C = E ? asPdlCall(E, IsWait) : nullptr;
+  if (!C)
+    return false;
+  AcceptedPdl.insert(C);
+  if (Sec == Section::Loop) {
+    error(C->getExprLoc(),
+          std::string(IsWait ? "ts::pdl_wait()" : "ts::pdl_launch_dependents()") +
+              " inside the ts::domain loop",
+          IsWait ? "wait once, before the domain loop"
+                 : "let dependents launch once, after the domain loop");
+    return true;
+  }
+  ts::Op Rec;
+  Rec.Kind = IsWait ? OpKind::PdlWait : OpKind::PdlLaunch;
+  Rec.Resource = ts::Op::NoResource;
+  Rec.Sec = Sec;
+  Rec.Loc = toHandle(C->getExprLoc());
+  Rec.Text = sourceText(Ctx, C->getSourceRange());
+  T.Ops.push_back(std::move(Rec));
+  return true;
+}
+
+void Walker::checkPdlPositions(const CompoundStmt *Body) {
+  PdlCalls Calls;
+  Calls.TraverseStmt(const_cast<CompoundStmt *>(Body));
+  for (const CallExpr *C : Calls.Found)
+    if (!AcceptedPdl.count(C))
+      error(C->getExprLoc(),
+            "'" + C->getDirectCallee()->getNameAsString() +
+                "' is in a position libts cannot verify",
+            "call it as a statement of its own at the top level of the task body, "
+            "before or after the ts::domain loop, not inside a block, condition or "
+            "lambda");
+}
+
 void Walker::statement(const Stmt *S) {
+  if (pdlStatement(S))
+    return;
   const VarDecl *Bound = nullptr;
   if (auto Op = statementOp(S, Bound)) {
     Accepted.insert(Op->Call);
@@ -482,6 +538,8 @@ void Walker::bindOperands(const OpCall &Op, const VarDecl *Bound, ts::Op &Rec) {
     return;
   }
   case OpKind::Work:
+  case OpKind::PdlWait:
+  case OpKind::PdlLaunch:
     return;
   }
 }
@@ -560,6 +618,7 @@ void Walker::run(const CompoundStmt *Body) {
     statement(S);
   }
 
+  checkPdlPositions(Body);
   HandleUses Uses(Handles);
   Uses.TraverseStmt(const_cast<CompoundStmt *>(Body));
   for (const CXXMemberCallExpr *C : Uses.Calls) {
@@ -603,7 +662,7 @@ void Walker::run(const CompoundStmt *Body) {
           "stage '" + R->getDecl()->getNameAsString() + "' is used inside a lambda",
           "use the stage directly in the task body, where the verifier sees "
           "when it is touched");
-  bool HasOps = !Uses.Calls.empty();
+  bool HasOps = !Uses.Calls.empty() || !AcceptedPdl.empty();
   if (HasOps)
     for (const Stmt *S : Body->body())
       checkJumps(S, false, S == Loop ? 0 : 1, S == Loop ? 0 : 1);

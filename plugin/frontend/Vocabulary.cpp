@@ -38,6 +38,23 @@ QualType tsTemplateArg(QualType T, llvm::StringRef Name, unsigned Index) {
   return A.getKind() == TemplateArgument::Type ? A.getAsType() : QualType();
 }
 
+std::vector<QualType> tsTemplateTypes(QualType T, llvm::StringRef Name) {
+  std::vector<QualType> Out;
+  const auto *Spec =
+      dyn_cast_or_null<ClassTemplateSpecializationDecl>(tsRecord(T, Name));
+  if (!Spec)
+    return Out;
+  for (const TemplateArgument &A : Spec->getTemplateArgs().asArray()) {
+    if (A.getKind() == TemplateArgument::Type)
+      Out.push_back(A.getAsType());
+    else if (A.getKind() == TemplateArgument::Pack)
+      for (const TemplateArgument &E : A.pack_elements())
+        if (E.getKind() == TemplateArgument::Type)
+          Out.push_back(E.getAsType());
+  }
+  return Out;
+}
+
 const Expr *stripExpr(const Expr *E) {
   while (E) {
     const Expr *Next = E->IgnoreImplicit()->IgnoreParens();
@@ -51,6 +68,15 @@ const Expr *stripExpr(const Expr *E) {
     E = Next;
   }
   return E;
+}
+
+const CallExpr *asPdlCall(const Expr *E, bool &IsWait) {
+  const auto *C = dyn_cast_or_null<CallExpr>(E ? E->IgnoreParenImpCasts() : nullptr);
+  const FunctionDecl *F = C ? C->getDirectCallee() : nullptr;
+  if (!F)
+    return nullptr;
+  IsWait = isTsDecl(F, "pdl_wait");
+  return IsWait || isTsDecl(F, "pdl_launch_dependents") ? C : nullptr;
 }
 
 std::string sourceText(const ASTContext &Ctx, SourceRange R) {

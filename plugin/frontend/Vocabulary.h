@@ -8,6 +8,8 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Type.h"
 
+#include <vector>
+
 namespace ts {
 
 /// True if D is declared directly in namespace `ts` with the given name.
@@ -20,6 +22,12 @@ const clang::CXXRecordDecl *tsRecord(clang::QualType T, llvm::StringRef Name);
 /// First template argument of a `ts::Name<X, ...>` specialisation, as a type.
 clang::QualType tsTemplateArg(clang::QualType T, llvm::StringRef Name,
                               unsigned Index = 0);
+
+/// Every type argument of a `ts::Name<Xs...>` specialisation, packs expanded.
+std::vector<clang::QualType> tsTemplateTypes(clang::QualType T, llvm::StringRef Name);
+
+/// `ts::pdl_wait()` or `ts::pdl_launch_dependents()` when E is a call to one.
+const clang::CallExpr *asPdlCall(const clang::Expr *E, bool &IsWait);
 
 /// Strips implicit nodes, temporaries and copy constructions.
 const clang::Expr *stripExpr(const clang::Expr *E);

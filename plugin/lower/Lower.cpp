@@ -45,8 +45,8 @@ std::string kernelTraits(const KernelPlan &Plan, const KernelSource &KS) {
   OS << " " << closeScopes(KS.Scopes) << (KS.Scopes.empty() ? "" : " ")
      << "namespace ts { template <> struct kernel_traits<&" << KS.QualifiedName
      << "> { static constexpr unsigned smem_bytes = " << Plan.Layout.DynamicBytes
-     << "u; static constexpr unsigned threads = " << Plan.Threads
-     << "u; }; }";
+     << "u; static constexpr unsigned threads = " << Plan.Threads << "u;"
+     << (Plan.Pdl ? " static constexpr bool pdl = true;" : "") << " }; }";
   if (!KS.Scopes.empty())
     OS << " " << openScopes(KS.Scopes);
   return OS.str();

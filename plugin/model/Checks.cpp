@@ -42,6 +42,14 @@ const std::vector<CheckInfo> &checkTable() {
       {Check::TmaBytes, "ts-tma-bytes", true,
        "every committed tma_async stage gets a ts::tma::load_* on every path",
        "ts-tma-bytes"},
+      {Check::Race, "ts-race", true,
+       "aliased resources (ts::alias) take turns: every use of a phase happens "
+       "before the next phase's first use",
+       "ts-race"},
+      {Check::Pdl, "ts-pdl", true,
+       "tasks pdl_wait() before touching grid-dependent data; no "
+       "pdl_launch_dependents() before some pdl_wait()",
+       "ts-pdl"},
       {Check::Domain, "ts-domain", true,
        "tasks exchanging stages run the same trip count (or differ by a known "
        "constant)",

@@ -31,6 +31,8 @@ enum class Check {
   Ownership, ///< ts-ownership: stages used after hand-back, twice, out of order.
   Token,     ///< ts-token: try_ results reaching the wrong blocking op.
   Bound,     ///< ts-bound: trip counts the every-N argument does not cover.
+  Race,      ///< ts-race: aliased resources whose uses may overlap in time.
+  Pdl,       ///< ts-pdl: programmatic dependent launch order.
 };
 
 /// One row per check: the one place that names, ranks and documents it.

@@ -34,6 +34,10 @@ const char *opKindName(OpKind K) {
     return "release";
   case OpKind::Work:
     return "work";
+  case OpKind::PdlWait:
+    return "pdl_wait";
+  case OpKind::PdlLaunch:
+    return "pdl_launch_dependents";
   }
   return "?";
 }

@@ -50,6 +50,8 @@ enum class OpKind {
   Wait,
   Release,
   Work, ///< A statement that touches a stage of the resource.
+  PdlWait,   ///< ts::pdl_wait(): griddepcontrol.wait (no resource).
+  PdlLaunch, ///< ts::pdl_launch_dependents(): griddepcontrol.launch_dependents.
 };
 
 const char *opKindName(OpKind K);
@@ -58,6 +60,9 @@ inline bool isProducerOp(OpKind K) {
 }
 inline bool isConsumerOp(OpKind K) {
   return K == OpKind::TryWait || K == OpKind::Wait || K == OpKind::Release;
+}
+inline bool isPdlOp(OpKind K) {
+  return K == OpKind::PdlWait || K == OpKind::PdlLaunch;
 }
 
 /// Where an op sits relative to the task's one domain loop.
@@ -70,7 +75,7 @@ enum class Role { Producer, Consumer };
 
 struct Op {
   OpKind Kind = OpKind::Work;
-  unsigned Resource = 0; ///< Index into Program::Resources.
+  unsigned Resource = 0; ///< Index into Program::Resources; NoResource for PDL ops.
   Role R = Role::Producer; ///< The role of the handle/stage used.
   Section Sec = Section::Head;
   Guard G = Guard::Always;
@@ -87,6 +92,9 @@ struct Op {
   /// Blocking ops: the index in Task::Ops of the try_ op whose token is
   /// passed, NoToken when none is, ForgedToken when it comes from elsewhere.
   int Token = NoToken;
+
+  static constexpr unsigned NoResource = ~0u;
+  bool onResource() const { return Resource != NoResource; }
 
   static constexpr int NoStage = -1;
   static constexpr int NoToken = -1;
@@ -148,6 +156,14 @@ struct Edge {
   SourceHandle Loc = 0;
 };
 
+/// Resources that share shared-memory bytes, in the order their lifetimes
+/// follow each other (reference: alias groups). The layout gives them one
+/// base; the verifier proves each phase ends before the next begins.
+struct AliasGroup {
+  std::vector<unsigned> Phases; ///< Resource indices, one per phase.
+  SourceHandle Loc = 0;
+};
+
 struct Kernel {
   std::string Name;          ///< Unqualified.
   std::string QualifiedName; ///< With namespaces, for generated code.
@@ -157,6 +173,14 @@ struct Kernel {
   /// Trip counts checked when the every-N argument does not cover a
   /// schedule (a ts-bound warning says so); -trip-bound=N sets it.
   uint64_t TripBound = 64;
+  std::vector<AliasGroup> Aliases;
+  /// Resources whose data the previous grid in the stream writes: tasks
+  /// call ts::pdl_wait() before touching them (programmatic dependent launch).
+  std::vector<unsigned> GridDependent;
+  SourceHandle GridDependentLoc = 0;
+  /// ts::pdl_waited: the kernel waits for its predecessor outside the
+  /// schedule (or has none), so no task needs ts::pdl_wait().
+  bool PdlWaited = false;
   SourceHandle Loc = 0;
 };
 

@@ -29,6 +29,35 @@ unsigned effectiveAlign(const Resource &R, const Target &T) {
   return R.Swizzled ? std::max(T.SwizzleAlign, A) : A;
 }
 
+/// Indices into L.Resources grouped by the blocks that share a base.
+std::vector<std::vector<size_t>> aliasBlocks(const BlockLayout &L,
+                                             const std::vector<AliasGroup> &Aliases) {
+  std::vector<std::vector<size_t>> Blocks;
+  std::vector<bool> Placed(L.Resources.size(), false);
+  auto IndexOf = [&](unsigned R) {
+    for (size_t I = 0; I < L.Resources.size(); ++I)
+      if (L.Resources[I].Resource == R)
+        return I;
+    return L.Resources.size();
+  };
+  for (size_t I = 0; I < L.Resources.size(); ++I) {
+    if (Placed[I])
+      continue;
+    std::vector<size_t> Block{I};
+    Placed[I] = true;
+    for (const AliasGroup &G : Aliases)
+      if (std::find(G.Phases.begin(), G.Phases.end(), L.Resources[I].Resource) !=
+          G.Phases.end())
+        for (unsigned R : G.Phases)
+          if (size_t J = IndexOf(R); J < Placed.size() && !Placed[J]) {
+            Placed[J] = true;
+            Block.push_back(J);
+          }
+    Blocks.push_back(std::move(Block));
+  }
+  return Blocks;
+}
+
 } // namespace
 
 const ResourceLayout *BlockLayout::find(unsigned Resource) const {
@@ -39,7 +68,7 @@ const ResourceLayout *BlockLayout::find(unsigned Resource) const {
 }
 
 BlockLayout computeLayout(const Program &P, const std::vector<unsigned> &Pipelined,
-                          const Target &T) {
+                          const std::vector<AliasGroup> &Aliases, const Target &T) {
   BlockLayout L;
   L.BaseAlign = T.DynamicSmemAlign;
   for (unsigned RI : Pipelined) {
@@ -51,19 +80,30 @@ BlockLayout computeLayout(const Program &P, const std::vector<unsigned> &Pipelin
     L.Resources.push_back(RL);
   }
 
-  // Allocate data blocks by decreasing alignment; stable keeps use order.
-  std::vector<size_t> Order(L.Resources.size());
-  for (size_t I = 0; I < Order.size(); ++I)
-    Order[I] = I;
-  std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
-    return L.Resources[A].Align > L.Resources[B].Align;
-  });
+  // One block per alias group (one base, the largest phase), one per other
+  // resource; blocks by decreasing alignment, stable keeps use order.
+  std::vector<std::vector<size_t>> Blocks = aliasBlocks(L, Aliases);
+  auto BlockAlign = [&](const std::vector<size_t> &B) {
+    unsigned A = 1;
+    for (size_t I : B)
+      A = std::max(A, L.Resources[I].Align);
+    return A;
+  };
+  std::stable_sort(Blocks.begin(), Blocks.end(),
+                   [&](const auto &A, const auto &B) { return BlockAlign(A) > BlockAlign(B); });
   uint64_t End = 0;
-  for (size_t I : Order) {
-    ResourceLayout &RL = L.Resources[I];
-    RL.DataOffset = roundUp(End, RL.Align);
-    End = RL.DataOffset + RL.StageStride * P.Resources[RL.Resource].Stages;
-    L.BaseAlign = std::max(L.BaseAlign, RL.Align);
+  for (const std::vector<size_t> &B : Blocks) {
+    uint64_t Base = roundUp(End, BlockAlign(B)), Size = 0, Sum = 0;
+    for (size_t I : B) {
+      ResourceLayout &RL = L.Resources[I];
+      RL.DataOffset = Base;
+      uint64_t Bytes = RL.StageStride * P.Resources[RL.Resource].Stages;
+      Size = std::max(Size, Bytes);
+      Sum += Bytes;
+      L.BaseAlign = std::max(L.BaseAlign, RL.Align);
+    }
+    L.AliasSavedBytes += Sum - Size;
+    End = Base + Size;
   }
   L.DataBytes = End;
 

@@ -2,7 +2,7 @@
 //
 // One dynamic shared-memory block per kernel: payload stages first (sorted
 // by alignment), then `[full x S][empty x S]` mbarriers per pipelined
-// resource. Part of the kernel plan (plan/Plan.h).
+// resource; alias groups share one base. Part of the kernel plan (plan/Plan.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef LIBTS_PLAN_LAYOUT_H
@@ -35,6 +35,7 @@ struct ResourceLayout {
 struct BlockLayout {
   std::vector<ResourceLayout> Resources; ///< Pipelined resources only.
   uint64_t DataBytes = 0;    ///< End of the payload area.
+  uint64_t AliasSavedBytes = 0; ///< Bytes alias groups share.
   uint64_t BarrierOffset = 0;
   uint64_t BarrierBytes = 0;
   uint64_t TotalBytes = 0;   ///< Data + barriers, from the aligned base.
@@ -46,9 +47,10 @@ struct BlockLayout {
   const ResourceLayout *find(unsigned Resource) const;
 };
 
-/// Lays out the given pipelined resources, in that order.
+/// Lays out the given pipelined resources, in that order; the phases of
+/// each alias group share one base.
 BlockLayout computeLayout(const Program &P, const std::vector<unsigned> &Pipelined,
-                          const Target &T);
+                          const std::vector<AliasGroup> &Aliases, const Target &T);
 
 } // namespace ts
 

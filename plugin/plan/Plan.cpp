@@ -112,7 +112,11 @@ KernelPlan buildPlan(const Program &P, const Kernel &K, const Target &T) {
       Pipelined.push_back(R);
       Plan.Pipelines.push_back(pipelinePlan(P, K, R, T));
     }
-  Plan.Layout = computeLayout(P, Pipelined, T);
+  Plan.Layout = computeLayout(P, Pipelined, K.Aliases, T);
+  Plan.Pdl = std::any_of(K.Tasks.begin(), K.Tasks.end(), [&](unsigned TI) {
+    const std::vector<Op> &Ops = P.Tasks[TI].Ops;
+    return std::any_of(Ops.begin(), Ops.end(), [](const Op &O) { return isPdlOp(O.Kind); });
+  });
   return Plan;
 }
 

@@ -73,6 +73,8 @@ struct KernelPlan {
   std::vector<RegisterRegion> Regions;
   std::vector<PipelinePlan> Pipelines; ///< Pipelined resources, first-use order.
   BlockLayout Layout;
+  /// Some task calls a PDL op: launch with programmatic stream serialization.
+  bool Pdl = false;
 
   const PipelinePlan *pipeline(unsigned Resource) const;
 };

@@ -66,7 +66,7 @@ std::string kernelJson(const Program &P, const Kernel &K, const KernelPlan &Plan
          << "," << str(T.Dom.StepText) << "]";
     TS << ",\"ops\":" << list(T.Ops, [&](const Op &O) {
       return "{\"op\":" + str(opKindName(O.Kind)) + ",\"resource\":" +
-             Name(O.Resource) + ",\"section\":" + str(sectionName(O.Sec)) +
+             (O.onResource() ? Name(O.Resource) : std::string("null")) + ",\"section\":" + str(sectionName(O.Sec)) +
              ",\"guard\":" + str(guardName(O.G)) + ",\"at\":" + str(Where(O.Loc)) +
              "}";
     });
@@ -91,6 +91,12 @@ std::string kernelJson(const Program &P, const Kernel &K, const KernelPlan &Plan
   OS << ",\"edges\":" << list(deriveEdges(P, K), [&](const Edge &E) {
     return "[" + Name(E.From) + "," + Name(E.To) + "]";
   });
+  OS << ",\"aliases\":" << list(K.Aliases, [&](const AliasGroup &G) {
+    return list(G.Phases, Name);
+  });
+  OS << ",\"grid_dependent\":" << list(K.GridDependent, Name)
+     << ",\"pdl\":" << (Plan.Pdl ? "true" : "false")
+     << ",\"pdl_waited\":" << (K.PdlWaited ? "true" : "false");
   DiagList Shown;
   for (const Diag &D : Findings)
     if (*Level(D))

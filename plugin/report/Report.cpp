@@ -115,6 +115,14 @@ std::string layoutReport(const Program &P, const Kernel &K,
   OS << "  data " << L.DataBytes << " B + barriers " << L.BarrierBytes
      << " B = " << L.TotalBytes << " B (launch size " << L.DynamicBytes
      << " B) / capacity " << K.SmemCapacity << " B\n";
+  for (const AliasGroup &G : K.Aliases) {
+    OS << "  alias:";
+    for (size_t I = 0; I < G.Phases.size(); ++I)
+      OS << (I ? " then " : " ") << P.Resources[G.Phases[I]].Name;
+    OS << " (one base)\n";
+  }
+  if (L.AliasSavedBytes)
+    OS << "  alias savings " << L.AliasSavedBytes << " B\n";
   return OS.str();
 }
 

@@ -47,7 +47,7 @@ std::string tag(const Op &O) {
 
 std::string cell(const Program &P, const SimStep &S) {
   const Op &O = P.Tasks[S.Task].Ops[S.OpIndex];
-  std::string C = fit(P.Resources[O.Resource].Name, 10) + " " +
+  std::string C = fit(O.onResource() ? P.Resources[O.Resource].Name : "grid", 10) + " " +
                   fit(opKindName(O.Kind), 11) + " ";
   if (S.Blocked)
     return fit(C + "blocked", CellWidth);

@@ -182,7 +182,7 @@ void checkBracketing(const Program &P, const Kernel &K, DiagList &Out) {
 
     std::vector<unsigned> Resources;
     for (const Op &O : T.Ops)
-      if (isPipelined(P.Resources[O.Resource].Kind) &&
+      if (O.onResource() && isPipelined(P.Resources[O.Resource].Kind) &&
           std::find(Resources.begin(), Resources.end(), O.Resource) ==
               Resources.end())
         Resources.push_back(O.Resource);

@@ -62,6 +62,10 @@ Simulation::Simulation(const Program &P, const Kernel &K,
     for (unsigned TI : PP.Consumers)
       Consumers[PP.Resource].push_back(Local(TI));
   }
+  for (unsigned T = 0; T < Tasks.size(); ++T)
+    PlainLoop.push_back(std::any_of(Loop[T].begin(), Loop[T].end(), [&](unsigned O) {
+      return task(T).Ops[O].G == Guard::Always;
+    }));
   Cur.assign(Tasks.size(), Cursor());
   C.resize(Tasks.size() * P.Resources.size());
   for (unsigned T = 0; T < Tasks.size(); ++T)
@@ -77,9 +81,7 @@ void Simulation::settle(unsigned T) {
   Cursor &Cu = Cur[T];
   const std::vector<unsigned> &Body = Loop[T];
   // With no op on a middle iteration an infinite loop does nothing more.
-  bool Plain = std::any_of(Body.begin(), Body.end(), [&](unsigned O) {
-    return task(T).Ops[O].G == Guard::Always;
-  });
+  bool Plain = PlainLoop[T];
   while (!Cu.Done) {
     if (Cu.Sec == Section::Head) {
       if (Cu.Idx < Head[T].size())
@@ -133,6 +135,8 @@ uint64_t Simulation::releasedStages(unsigned R) const {
 
 bool Simulation::runnable(unsigned T) const {
   const Op &O = next(T);
+  if (Frozen && Frozen(T, O))
+    return false;
   if (!tracked(O.Resource))
     return true;
   const Counters &Ct = ctr(T, O.Resource);
@@ -153,6 +157,8 @@ void Simulation::execute(unsigned T) {
   unsigned Index = nextIndex(T);
   ++Cur[T].Idx;
   settle(T);
+  if (OnExecute)
+    OnExecute(T, Index, It);
   if (!tracked(O.Resource))
     return;
   if (O.Kind != OpKind::Work && Trips[T] != InfiniteTrips && RecordEvents)
@@ -250,11 +256,40 @@ bool Simulation::allDone() const {
 }
 
 std::vector<uint64_t> Simulation::stateKey() const {
-  std::vector<uint64_t> Key;
-  for (const Cursor &Cu : Cur)
-    Key.push_back(Cu.Done ? ~uint64_t(0)
-                          : (uint64_t(Cu.Sec) << 62) | (Cu.It << 20) | Cu.Idx);
+  std::vector<uint64_t> Key(Cur.size());
+  stateKey(Key.data());
   return Key;
+}
+
+void Simulation::stateKey(uint64_t *Out) const {
+  for (const Cursor &Cu : Cur)
+    *Out++ = Cu.Done ? ~uint64_t(0) : (uint64_t(Cu.Sec) << 62) | (Cu.It << 20) | Cu.Idx;
+}
+
+bool Simulation::sameBehaviour(unsigned T, unsigned U) const {
+  const Task &A = task(T), &B = task(U);
+  auto SameOp = [](const Op &X, const Op &Y) {
+    return X.Kind == Y.Kind && X.Resource == Y.Resource && X.R == Y.R && X.Sec == Y.Sec &&
+           X.G == Y.G && X.Stage == Y.Stage && X.Token == Y.Token;
+  };
+  return Trips[T] == Trips[U] && A.Produces == B.Produces && A.Consumes == B.Consumes &&
+         std::equal(A.Ops.begin(), A.Ops.end(), B.Ops.begin(), B.Ops.end(), SameOp);
+}
+
+bool Simulation::narrowKeysFit() const {
+  for (unsigned T = 0; T < Tasks.size(); ++T)
+    if ((Trips[T] != InfiniteTrips && Trips[T] >= (1u << 20) - 1) ||
+        std::max({Head[T].size(), Loop[T].size(), Tail[T].size()}) >= (1u << 10))
+      return false;
+  return true;
+}
+
+uint64_t Simulation::enabledMask() const {
+  uint64_t Mask = 0;
+  for (unsigned T = 0; T < Tasks.size(); ++T)
+    if (!finished(T) && runnable(T))
+      Mask |= uint64_t(1) << T;
+  return Mask;
 }
 
 bool Simulation::unbalancedAtEnd() {
@@ -263,6 +298,11 @@ bool Simulation::unbalancedAtEnd() {
     if (tracked(R))
       reconcile(R);
   return Findings.size() != Before;
+}
+
+void Simulation::runToQuiescence() {
+  for (unsigned Step = 0; round(nullptr, Step); ++Step) {
+  }
 }
 
 SimResult Simulation::run() {

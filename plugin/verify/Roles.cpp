@@ -23,6 +23,8 @@ std::string handle(Role R, const Resource &Res) {
 }
 
 void checkOp(const Program &P, const Task &T, const Op &O, DiagList &Out) {
+  if (!O.onResource())
+    return;
   const Resource &Res = P.Resources[O.Resource];
   if (O.Kind != OpKind::Work && !isPipelined(Res.Kind)) {
     Diag &D = report(Out, Check::Roles, O.Loc,

@@ -15,6 +15,7 @@
 
 #include "verify/Verify.h"
 
+#include <functional>
 #include <limits>
 #include <optional>
 #include <tuple>
@@ -69,9 +70,34 @@ public:
   Cursor stepTask(unsigned T);
   void undoStep(unsigned T, const Cursor &Before);
   bool RecordEvents = true; ///< Keep the trace notes' events.
+  /// Happens-before queries (Orders.cpp): a task whose next op Frozen
+  /// accepts never runs it, and OnExecute sees every op that runs.
+  std::function<bool(unsigned T, const Op &Next)> Frozen;
+  std::function<void(unsigned T, unsigned OpIndex, uint64_t It)> OnExecute;
+  /// Runs until no task can move, reporting nothing.
+  void runToQuiescence();
+  unsigned programTask(unsigned T) const { return Tasks[T]; }
+  unsigned taskCount() const { return unsigned(Tasks.size()); }
+  const Cursor &cursor(unsigned T) const { return Cur[T]; }
+  const Op &nextOp(unsigned T) const { return next(T); }
+  unsigned nextOpIndex(unsigned T) const { return nextIndex(T); }
   bool allDone() const;
   /// The cursors: counters follow from them, so they are the whole state.
   std::vector<uint64_t> stateKey() const;
+  /// The same key written to Out[0 .. taskCount()), allocating nothing.
+  void stateKey(uint64_t *Out) const;
+  /// Every cursor fits 32 bits: iterations below 2^20, sections below 2^10 ops.
+  bool narrowKeysFit() const;
+  /// A cursor word of stateKey in 32 bits, when narrowKeysFit().
+  static uint32_t narrow(uint64_t Word) {
+    return Word == ~uint64_t(0) ? 0xffffffffu
+                                : uint32_t((Word >> 62) << 30 | ((Word >> 20) & 0xfffff) << 10 |
+                                           (Word & 0x3ff));
+  }
+  /// Local tasks T and U behave alike: same ops, trip count and handles.
+  bool sameBehaviour(unsigned T, unsigned U) const;
+  /// enabledTasks() as a bit set (at most 64 tasks: warps bound them to 32).
+  uint64_t enabledMask() const;
   /// At the end of a run: findings of the end-of-run balance.
   bool unbalancedAtEnd();
 
@@ -79,7 +105,9 @@ public:
   std::vector<std::pair<std::string, Diag>> Findings;
 
 private:
-  bool tracked(unsigned R) const { return isPipelined(P.Resources[R].Kind); }
+  bool tracked(unsigned R) const {
+    return R < P.Resources.size() && isPipelined(P.Resources[R].Kind);
+  }
   const std::vector<unsigned> &section(unsigned T, Section S) const;
   void settle(unsigned T);
   bool runnable(unsigned T) const;
@@ -109,6 +137,8 @@ private:
   std::vector<unsigned> Tasks; ///< Program task indices, kernel order.
   std::vector<uint64_t> Trips;
   std::vector<std::vector<unsigned>> Head, Loop, Tail;
+  /// Some loop op runs on middle iterations (not only first/last).
+  std::vector<char> PlainLoop;
   std::vector<Cursor> Cur;
   std::vector<Counters> C;
   /// Simulation-local task positions that fill / drain each resource.
@@ -120,6 +150,12 @@ private:
   };
   std::map<unsigned, std::vector<Event>> Events;
 };
+
+/// Happens-before at one trip-count vector of a run without findings:
+/// aliased phases in turn (ts-race) and launches after a wait (ts-pdl).
+void checkOrders(const Program &P, const Kernel &K, const KernelPlan &Plan,
+                 const std::vector<uint64_t> &Trips, const std::string &RunName,
+                 std::vector<std::pair<std::string, Diag>> &Out);
 
 } // namespace detail
 } // namespace ts

@@ -170,7 +170,7 @@ void StageWalk::endSection() {
 
 void StageWalk::step(unsigned I) {
   const Op &O = T.Ops[I];
-  if (!isPipelined(P.Resources[O.Resource].Kind))
+  if (!O.onResource() || !isPipelined(P.Resources[O.Resource].Kind))
     return;
   switch (O.Kind) {
   case OpKind::TryAcquire:
@@ -189,6 +189,9 @@ void StageWalk::step(unsigned I) {
     return giveBack(I);
   case OpKind::Work:
     return touch(I);
+  case OpKind::PdlWait:
+  case OpKind::PdlLaunch:
+    return;
   }
 }
 

@@ -93,7 +93,8 @@ struct TripModel {
       bool Coupled = std::any_of(T.Ops.begin(), T.Ops.end(), [&](const Op &O) {
         return O.Sec == Section::Loop && O.G == Guard::Always &&
                O.Kind != OpKind::Work && O.Kind != OpKind::TryAcquire &&
-               O.Kind != OpKind::TryWait && isPipelined(P.Resources[O.Resource].Kind);
+               O.Kind != OpKind::TryWait && O.onResource() &&
+               isPipelined(P.Resources[O.Resource].Kind);
       });
       Out.push_back(!loops(T) ? 0 : Coupled ? InfiniteTrips : 2);
     }
@@ -386,10 +387,13 @@ SimResult checkCredits(const Program &P, const Kernel &K, const KernelPlan &Plan
     Readable = std::max<uint64_t>(Readable, P.Resources[PP.Resource].Stages + 1);
   for (int64_t N : Cv.Ns) {
     std::vector<uint64_t> Trips = M.trips(N, Cv.Shift);
-    Simulation Sim(P, K, Plan, Trips, M.name(N, Trips));
+    std::string Name = M.name(N, Trips);
+    Simulation Sim(P, K, Plan, Trips, Name);
     SimResult R = Sim.run();
     if (Failed && !R.Deadlocked)
       continue;
+    if (Sim.Findings.empty())
+      checkOrders(P, K, Plan, Trips, Name, Sim.Findings);
     bool Finds = !Sim.Findings.empty();
     // Tables: the failing run, or a short passing one.
     if (Finds || !HaveShown || (!Failed && N <= int64_t(Readable))) {

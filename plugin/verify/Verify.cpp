@@ -16,10 +16,12 @@ VerifyResult verifyKernel(const Program &P, const Kernel &K,
   checkRoles(P, K, Out);
   checkBracketing(P, K, Out);
   checkDomains(P, K, Plan, Out);
+  checkDeclarations(P, K, Out);
   size_t StructuralEnd = Out.size();
   checkStages(P, K, Out);
   checkTmaBytes(P, K, Out);
   checkGraph(P, K, Out);
+  checkPdlWaits(P, K, Out);
   checkCapacity(P, K, Plan, Out);
 
   // The simulation assumes well-formed brackets and roles; on a broken

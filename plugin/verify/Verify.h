@@ -35,6 +35,10 @@ void checkDomains(const Program &P, const Kernel &K, const KernelPlan &Plan,
 /// Every tma_async stage a task commits got a TMA load on every path.
 void checkTmaBytes(const Program &P, const Kernel &K, DiagList &Out);
 void checkGraph(const Program &P, const Kernel &K, DiagList &Out);
+/// ts::alias and ts::grid_dependent name resources the kernel uses.
+void checkDeclarations(const Program &P, const Kernel &K, DiagList &Out);
+/// Tasks that touch grid-dependent resources call ts::pdl_wait() first.
+void checkPdlWaits(const Program &P, const Kernel &K, DiagList &Out);
 void checkCapacity(const Program &P, const Kernel &K, const KernelPlan &Plan,
                    DiagList &Out);
 
@@ -76,10 +80,16 @@ struct ExploreResult {
   bool Complete = true; ///< False when MaxStates stopped the search.
   uint64_t PeakBytes = 0; ///< Visited set, estimated.
 };
+/// How the search prunes (docs/verifier.md, "Reductions"): None expands
+/// every step of every state (the reference's method); Sleep visits every
+/// state but skips steps that only reach a state by another order;
+/// Symmetry also merges states that differ by a swap of alike tasks;
+/// Persistent expands one task per state (every deadlock and final state).
+enum class Reduction { None, Sleep, Symmetry, Persistent };
 ExploreResult exploreInterleavings(const Program &P, const Kernel &K,
                                    const KernelPlan &Plan,
                                    const std::vector<uint64_t> &Trips,
-                                   uint64_t MaxStates, bool Reduce);
+                                   uint64_t MaxStates, Reduction Red);
 
 /// Every trip count: runs from the smallest N to a bound derived from the
 /// steady state (TripCounts.cpp), or the exact constant counts. Says in

@@ -182,7 +182,7 @@ inline TaskRef &TaskRef::opAs(OpKind K, unsigned R, Role Ro, Guard G) {
   O.Loc = opLoc(T, task().Ops.size());
   O.Text = std::string(opKindName(K)) + "()";
   // Producer work on a TMA stage is its load unless a test says otherwise.
-  O.TmaLoad = K == OpKind::Work && Ro == Role::Producer &&
+  O.TmaLoad = K == OpKind::Work && Ro == Role::Producer && R != Op::NoResource &&
               B.P.Resources[R].Kind == PipelineKind::TmaAsync;
   // Stage variables: each take binds a new one; hand-backs and work use
   // the latest of the same resource and role, as 'auto s = h.wait();' does.

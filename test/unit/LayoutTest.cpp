@@ -127,3 +127,33 @@ TEST(Layout, ReportListsResourcesBarriersAndTotals) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(Layout, AliasGroupSharesOneBase) {
+  Builder B;
+  unsigned Ab = B.resource("AB", PipelineKind::TmaAsync, 4, 8192, 128, true);
+  unsigned St = B.resource("Staging", PipelineKind::AsyncAsync, 1, 20000, 256);
+  unsigned X = B.resource("X", PipelineKind::AsyncAsync, 2, 100, 128);
+  B.task("load", 0, 1).produces(Ab).produces(X).loop(4).fill(Ab).fill(X);
+  B.task("mma", 1, 1).consumes(Ab).consumes(X).produces(St).loop(4).drain(Ab).drain(X)
+      .tail().acquire(St).pwork(St).commit(St);
+  B.task("store", 2, 1).consumes(St).head().drain(St);
+  B.kernel().Aliases.push_back({{Ab, St}, 700});
+  const BlockLayout &L = planFor(B.P, B.kernel()).Layout;
+
+  const ResourceLayout *LA = L.find(Ab), *LS = L.find(St), *LX = L.find(X);
+  ASSERT_TRUE(LA && LS && LX);
+  // One block: alignment 1024 (the swizzled phase), size max(32768, 20224).
+  EXPECT_EQ(LA->DataOffset, 0u);
+  EXPECT_EQ(LS->DataOffset, 0u);
+  EXPECT_EQ(LS->StageStride, 20224u);
+  EXPECT_EQ(LX->DataOffset, 32768u);
+  EXPECT_EQ(L.DataBytes, 32768u + 256u);
+  EXPECT_EQ(L.AliasSavedBytes, 20224u);
+  // Barriers are never shared: each resource keeps its own.
+  EXPECT_NE(LA->FullBarOffset, LS->FullBarOffset);
+  EXPECT_EQ(L.BarrierBytes, 2u * 8u * (4u + 1u + 2u));
+}
+
+} // namespace

@@ -1,0 +1,96 @@
+//===- ExtractKernelOptions.cpp - Alias groups and PDL on [[ts::kernel]] ---===//
+//
+// ts::alias<Phases...>, ts::grid_dependent<Resources...> and ts::pdl_waited.
+// Each argument is used or rejected here: repeated resources, non-pipelined
+// phases and a resource in two alias groups are errors at the argument.
+//
+//===----------------------------------------------------------------------===//
+#include "frontend/Extractor.h"
+#include "frontend/DiagEmitter.h"
+#include "frontend/Vocabulary.h"
+
+using namespace clang;
+
+namespace ts {
+
+std::optional<std::vector<unsigned>>
+Extractor::resourceList(QualType Ty, StringRef Template, SourceLocation L) {
+  std::vector<unsigned> Out;
+  bool Ok = true;
+  for (QualType R : tsTemplateTypes(Ty, Template)) {
+    std::optional<unsigned> Index = resourceOf(R, L);
+    if (!Index) {
+      Ok = false;
+      continue;
+    }
+    if (std::find(Out.begin(), Out.end(), *Index) != Out.end()) {
+      error(L, "resource '" + X.P.Resources[*Index].Name + "' is listed twice",
+            "list each resource once");
+      Ok = false;
+      continue;
+    }
+    Out.push_back(*Index);
+  }
+  return Ok ? std::optional(Out) : std::nullopt;
+}
+
+void Extractor::aliasOption(QualType Ty, SourceLocation L, Kernel &K) {
+  auto Phases = resourceList(Ty, "alias_t", L);
+  if (!Phases)
+    return;
+  if (Phases->size() < 2) {
+    error(L, "ts::alias needs at least two resources",
+          "write ts::alias<First, Second, ...>: the resources that take turns "
+          "using one buffer, in the order they run");
+    return;
+  }
+  for (unsigned R : *Phases) {
+    const Resource &Res = X.P.Resources[R];
+    if (!isPipelined(Res.Kind)) {
+      error(L, "'" + Res.Name + "' has no shared memory to alias",
+            "only pipelined resources (tma_async, async_async) live in shared memory",
+            fromHandle(Res.Loc));
+      return;
+    }
+    for (const AliasGroup &G : K.Aliases)
+      if (std::find(G.Phases.begin(), G.Phases.end(), R) != G.Phases.end()) {
+        error(L, "'" + Res.Name + "' is in two ts::alias groups",
+              "list every phase of one buffer in a single ts::alias<...>",
+              fromHandle(G.Loc));
+        return;
+      }
+  }
+  K.Aliases.push_back({std::move(*Phases), toHandle(L)});
+}
+
+bool Extractor::kernelOption(const Expr *E, SourceLocation L, Kernel &K) {
+  QualType Ty = E->getType();
+  if (tsRecord(Ty, "alias_t")) {
+    aliasOption(Ty, L, K);
+    return true;
+  }
+  if (tsRecord(Ty, "grid_dependent_t")) {
+    if (K.GridDependentLoc) {
+      error(L, "ts::grid_dependent is given twice",
+            "list every resource the previous grid writes in one ts::grid_dependent<...>",
+            fromHandle(K.GridDependentLoc));
+      return true;
+    }
+    K.GridDependentLoc = toHandle(L);
+    if (auto Rs = resourceList(Ty, "grid_dependent_t", L))
+      K.GridDependent = std::move(*Rs);
+    if (K.GridDependent.empty() && !tsTemplateTypes(Ty, "grid_dependent_t").size())
+      error(L, "ts::grid_dependent lists no resource",
+            "write ts::grid_dependent<R, ...> with the resources the previous grid writes");
+    return true;
+  }
+  if (tsRecord(Ty, "pdl_waited_t")) {
+    if (K.PdlWaited)
+      error(L, "ts::pdl_waited is given twice", "give it once");
+    K.PdlWaited = true;
+    return true;
+  }
+  return false;
+}
+
+} // namespace ts

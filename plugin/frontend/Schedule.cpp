@@ -1,6 +1,7 @@
 //===- Schedule.cpp - Task body to head/loop/tail ops ----------------------===//
 #include "frontend/Schedule.h"
 #include "frontend/DiagEmitter.h"
+#include "frontend/Position.h"
 #include "frontend/Vocabulary.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -205,6 +206,8 @@ private:
   void statement(const Stmt *S);
   bool pdlStatement(const Stmt *S);
   void checkPdlPositions(const CompoundStmt *Body);
+  void misplaced(const Stmt *Call, const CompoundStmt *Body, const std::string &What,
+                 const char *Hint);
   void guardedBody(const Stmt *Then, Guard G);
   void recordDomain(const CXXForRangeStmt *FR);
   void bindOperands(const OpCall &Op, const VarDecl *Bound, ts::Op &Rec);
@@ -404,17 +407,29 @@ bool Walker::pdlStatement(const Stmt *S) {
   return true;
 }
 
+/// An op the walk did not accept: the error names what hides it.
+void Walker::misplaced(const Stmt *Call, const CompoundStmt *Body, const std::string &What,
+                       const char *Hint) {
+  PositionCause Cause = positionCause(Ctx, Call, Body);
+  SourceLocation At = cast<Expr>(Call)->getExprLoc();
+  if (Cause.What.empty()) {
+    error(At, What + " is in a position libts cannot verify", Hint);
+    return;
+  }
+  error(At, What + " is inside " + Cause.What + ", where libts cannot verify it",
+        Cause.What + " starts here", Cause.Where);
+  Diags.back().Notes.push_back({toHandle(At), Hint});
+}
+
 void Walker::checkPdlPositions(const CompoundStmt *Body) {
   PdlCalls Calls;
   Calls.TraverseStmt(const_cast<CompoundStmt *>(Body));
   for (const CallExpr *C : Calls.Found)
     if (!AcceptedPdl.count(C))
-      error(C->getExprLoc(),
-            "'" + C->getDirectCallee()->getNameAsString() +
-                "' is in a position libts cannot verify",
-            "call it as a statement of its own at the top level of the task body, "
-            "before or after the ts::domain loop, not inside a block, condition or "
-            "lambda");
+      misplaced(C, Body, "'" + C->getDirectCallee()->getNameAsString() + "'",
+                "call it as a statement of its own at the top level of the task body, "
+                "before or after the ts::domain loop, not inside a block, condition or "
+                "lambda");
 }
 
 void Walker::statement(const Stmt *S) {
@@ -639,9 +654,7 @@ void Walker::run(const CompoundStmt *Body) {
                 ? "a ts::producer handle offers acquire, try_acquire and commit"
                 : "a ts::consumer handle offers wait, try_wait and release");
     else
-      error(C->getExprLoc(),
-            "pipeline operation '" + Name + "' is in a position libts cannot verify",
-            PositionHint);
+      misplaced(C, Body, "pipeline operation '" + Name + "'", PositionHint);
   }
   for (const DeclRefExpr *R : Uses.Refs)
     if (!Uses.ObjectRefs.count(R))

@@ -11,9 +11,9 @@ struct [[ts::resource(ts::async_async, ts::stages(2))]] Buf { float v[32]; };
 __device__ void prod(const Params &p, ts::producer<Buf> b) {
   for (auto i : ts::domain(0, p.n)) {
     if (i.first()) {
-      if (i.last()) {
-        auto s = b.acquire(); // expected-error {{pipeline operation 'acquire' is in a position libts cannot verify}} expected-note {{or under 'if (i.first())' / 'if (i.last())' in that loop}}
-        b.commit(s); // expected-error {{pipeline operation 'commit' is in a position libts cannot verify}} expected-note {{pipeline operations may stand only}}
+      if (i.last()) { // expected-note 2 {{an 'if' other than one 'if (i.first())' / 'if (i.last())' directly in the domain loop starts here}}
+        auto s = b.acquire(); // expected-error {{pipeline operation 'acquire' is inside an 'if' other than one 'if (i.first())' / 'if (i.last())' directly in the domain loop}} expected-note {{or under 'if (i.first())' / 'if (i.last())' in that loop}}
+        b.commit(s); // expected-error {{pipeline operation 'commit' is inside an 'if' other than one 'if (i.first())' / 'if (i.last())' directly in the domain loop}} expected-note {{pipeline operations may stand only}}
       }
     }
   }

@@ -109,8 +109,8 @@ __device__ void inloop(const Params &p, ts::producer<Tiles> t) {
   for (auto i : ts::domain(0, p.n)) {
     ts::pdl_wait(); // pos-error {{ts::pdl_wait() inside the ts::domain loop}} pos-note {{wait once, before the domain loop}}
     auto s = t.acquire();
-    if (i == 0)
-      ts::pdl_launch_dependents(); // pos-error {{'pdl_launch_dependents' is in a position libts cannot verify}} pos-note {{call it as a statement of its own at the top level of the task body}}
+    if (i == 0) // pos-note {{an 'if' other than one 'if (i.first())' / 'if (i.last())' directly in the domain loop starts here}}
+      ts::pdl_launch_dependents(); // pos-error {{'pdl_launch_dependents' is inside an 'if' other than one 'if (i.first())' / 'if (i.last())' directly in the domain loop, where libts cannot verify it}} pos-note {{call it as a statement of its own at the top level of the task body}}
     ts::tma::load_2d(s->v, &p.src, 0, int(i) * 32, s.barrier());
     t.commit(s);
   }

@@ -13,9 +13,9 @@ __device__ bool flag();
 [[ts::task(ts::warps(0, 1))]]
 __device__ void in_if(const Params &p, ts::producer<Buf> b) {
   for (auto i : ts::domain(0, p.n)) {
-    if (int(i) % 2 == 0) {
-      auto s = b.acquire(); // expected-error {{pipeline operation 'acquire' is in a position libts cannot verify}} expected-note {{pipeline operations may stand only at the top level}}
-      b.commit(s); // expected-error {{pipeline operation 'commit' is in a position libts cannot verify}} expected-note {{pipeline operations may stand only at the top level}}
+    if (int(i) % 2 == 0) { // expected-note 2 {{an 'if' other than one 'if (i.first())' / 'if (i.last())' directly in the domain loop starts here}}
+      auto s = b.acquire(); // expected-error {{pipeline operation 'acquire' is inside an 'if' other than one 'if (i.first())' / 'if (i.last())' directly in the domain loop}} expected-note {{pipeline operations may stand only at the top level}}
+      b.commit(s); // expected-error {{pipeline operation 'commit' is inside an 'if' other than one 'if (i.first())' / 'if (i.last())' directly in the domain loop}} expected-note {{pipeline operations may stand only at the top level}}
     }
   }
 }
@@ -23,9 +23,9 @@ __device__ void in_if(const Params &p, ts::producer<Buf> b) {
 [[ts::task(ts::warps(1, 1))]]
 __device__ void in_for(const Params &p, ts::consumer<Buf> b) {
   for (auto i : ts::domain(0, p.n)) {
-    for (int k = 0; k < 2; ++k) {
-      auto s = b.wait(); // expected-error {{pipeline operation 'wait' is in a position libts cannot verify}} expected-note {{or under 'if (i.first())' / 'if (i.last())' in that loop}}
-      b.release(s); // expected-error {{pipeline operation 'release' is in a position libts cannot verify}} expected-note {{pipeline operations may stand only}}
+    for (int k = 0; k < 2; ++k) { // expected-note 2 {{a 'for' loop that is not the task's ts::domain loop starts here}}
+      auto s = b.wait(); // expected-error {{pipeline operation 'wait' is inside a 'for' loop that is not the task's ts::domain loop, where libts cannot verify it}} expected-note {{or under 'if (i.first())' / 'if (i.last())' in that loop}}
+      b.release(s); // expected-error {{pipeline operation 'release' is inside a 'for' loop}} expected-note {{pipeline operations may stand only}}
     }
   }
 }
@@ -35,9 +35,9 @@ __device__ void in_for(const Params &p, ts::consumer<Buf> b) {
 [[ts::task(ts::warps(0, 1))]]
 __device__ void in_lambda(const Params &p, ts::producer<Buf> b) {
   for (auto i : ts::domain(0, p.n)) {
-    auto go = [&] {
-      auto s = b.acquire(); // expected-error {{pipeline operation 'acquire' is in a position libts cannot verify}} expected-note {{pipeline operations may stand only}}
-      b.commit(s); // expected-error {{pipeline operation 'commit' is in a position libts cannot verify}} expected-note {{pipeline operations may stand only}}
+    auto go = [&] { // expected-note 2 {{a lambda starts here}}
+      auto s = b.acquire(); // expected-error {{pipeline operation 'acquire' is inside a lambda, where libts cannot verify it}} expected-note {{pipeline operations may stand only}}
+      b.commit(s); // expected-error {{pipeline operation 'commit' is inside a lambda}} expected-note {{pipeline operations may stand only}}
     };
     go();
   }
@@ -49,9 +49,9 @@ __device__ void two_loops(const Params &p, ts::consumer<Buf> b) {
     auto s = b.wait();
     b.release(s);
   }
-  for (auto i : ts::domain(0, p.n)) { // expected-error {{a task may have only one ts::domain loop}}
-    auto s = b.wait(); // expected-error {{pipeline operation 'wait' is in a position libts cannot verify}} expected-note {{pipeline operations may stand only}}
-    b.release(s); // expected-error {{pipeline operation 'release' is in a position libts cannot verify}} expected-note {{pipeline operations may stand only}}
+  for (auto i : ts::domain(0, p.n)) { // expected-error {{a task may have only one ts::domain loop}} expected-note 2 {{a second ts::domain loop starts here}}
+    auto s = b.wait(); // expected-error {{pipeline operation 'wait' is inside a second ts::domain loop, where libts cannot verify it}} expected-note {{pipeline operations may stand only}}
+    b.release(s); // expected-error {{pipeline operation 'release' is inside a second ts::domain loop}} expected-note {{pipeline operations may stand only}}
   }
 }
 
@@ -139,3 +139,21 @@ __device__ void guarded_consumer(const Params &p, ts::consumer<Buf> b) {
 }
 
 [[ts::kernel(guarded_producer, guarded_consumer)]] __global__ void k_guards(const Params p);
+
+// Each construct that hides an op is named at its start.
+[[ts::task(ts::warps(0, 1))]]
+__device__ void constructs(const Params &p, ts::producer<Buf> b) {
+  for (auto i : ts::domain(0, p.n)) {
+    while (flag()) { // expected-note {{a 'while' loop starts here}}
+      b.acquire(); // expected-error {{pipeline operation 'acquire' is inside a 'while' loop, where libts cannot verify it}} expected-note {{pipeline operations may stand only}}
+    }
+    { // expected-note {{a nested block '{ ... }' starts here}}
+      b.acquire(); // expected-error {{pipeline operation 'acquire' is inside a nested block '{ ... }', where libts cannot verify it}} expected-note {{pipeline operations may stand only}}
+    }
+    switch (p.n) { // expected-note {{a 'switch' starts here}}
+    case 1:
+      b.acquire(); // expected-error {{pipeline operation 'acquire' is inside a 'switch', where libts cannot verify it}} expected-note {{pipeline operations may stand only}}
+    }
+    flag() && b.try_acquire(); // expected-error {{pipeline operation 'try_acquire' is inside a short-circuit '&&', where libts cannot verify it}} expected-note {{a short-circuit '&&' starts here}} expected-note {{pipeline operations may stand only}}
+  }
+}

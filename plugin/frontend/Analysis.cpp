@@ -29,7 +29,8 @@ Analysis analyze(ASTContext &Ctx, bool GeneratedMode,
     return A;
   Program &P = A.X.P;
   for (Kernel &K : P.Kernels) {
-    K.TripBound = TripBound;
+    if (!K.TripBoundOptOut)
+      K.TripBound = TripBound;
     KernelAnalysis KA;
     DiagList Pad;
     padWarpGroups(P, K, targetSm90a(), Pad);

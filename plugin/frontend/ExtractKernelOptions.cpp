@@ -1,6 +1,7 @@
 //===- ExtractKernelOptions.cpp - Alias groups and PDL on [[ts::kernel]] ---===//
 //
-// ts::alias<Phases...>, ts::grid_dependent<Resources...> and ts::pdl_waited.
+// ts::alias<Phases...>, ts::grid_dependent<Resources...>, ts::pdl_waited and
+// ts::trip_bound(N).
 // Each argument is used or rejected here: repeated resources, non-pipelined
 // phases and a resource in two alias groups are errors at the argument.
 //
@@ -82,6 +83,23 @@ bool Extractor::kernelOption(const Expr *E, SourceLocation L, Kernel &K) {
     if (K.GridDependent.empty() && !tsTemplateTypes(Ty, "grid_dependent_t").size())
       error(L, "ts::grid_dependent lists no resource",
             "write ts::grid_dependent<R, ...> with the resources the previous grid writes");
+    return true;
+  }
+  if (tsRecord(Ty, "trip_bound_t")) {
+    auto V = evaluate(E, "ts::trip_bound");
+    if (!V)
+      return true;
+    int64_t N = field(*V, 0);
+    if (N < 1 || N > (1 << 20))
+      error(L, "ts::trip_bound(" + std::to_string(N) + ") is out of range",
+            "give a trip count between 1 and 1048576");
+    else if (K.TripBoundOptOut)
+      error(L, "ts::trip_bound is given twice", "give it once",
+            fromHandle(K.TripBoundOptOut));
+    else {
+      K.TripBound = uint64_t(N);
+      K.TripBoundOptOut = toHandle(L);
+    }
     return true;
   }
   if (tsRecord(Ty, "pdl_waited_t")) {

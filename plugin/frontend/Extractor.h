@@ -33,7 +33,8 @@ private:
   std::optional<std::vector<unsigned>> resourceList(clang::QualType Ty,
                                                     llvm::StringRef Template,
                                                     clang::SourceLocation L);
-  /// ts::alias, ts::grid_dependent, ts::pdl_waited: false for other arguments.
+  /// ts::alias, ts::grid_dependent, ts::pdl_waited, ts::trip_bound: false
+  /// for other arguments.
   bool kernelOption(const clang::Expr *E, clang::SourceLocation L, Kernel &K);
   void aliasOption(clang::QualType Ty, clang::SourceLocation L, Kernel &K);
   void error(clang::SourceLocation L, std::string Msg, std::string Note,

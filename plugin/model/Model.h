@@ -173,6 +173,9 @@ struct Kernel {
   /// Trip counts checked when the every-N argument does not cover a
   /// schedule (a ts-bound warning says so); -trip-bound=N sets it.
   uint64_t TripBound = 64;
+  /// ts::trip_bound(N) on the kernel: no every-trip-count proof, runtime
+  /// counts checked up to TripBound only (0: not opted out).
+  SourceHandle TripBoundOptOut = 0;
   std::vector<AliasGroup> Aliases;
   /// Resources whose data the previous grid in the stream writes: tasks
   /// call ts::pdl_wait() before touching them (programmatic dependent launch).

@@ -255,7 +255,10 @@ Decision decide(const Program &P, const Kernel &K, const KernelPlan &Plan,
     else if (St.Deadlocked)
       D = {St.MaxIt + 3, 1, "every long run blocks by iteration " + std::to_string(St.MaxIt)};
     else
-      return {};
+      return {0, 0,
+              "no steady state within " + std::to_string(SteadyRounds) +
+                  " steps or iteration " + std::to_string(64 + 8 * Stages) +
+                  " (the search limit)"};
     All.Period = std::lcm(All.Period, D.Period);
     if (D.Decides > All.Decides) {
       All.Decides = D.Decides;
@@ -267,6 +270,33 @@ Decision decide(const Program &P, const Kernel &K, const KernelPlan &Plan,
   return All;
 }
 
+/// ts::trip_bound(N): runtime counts 0..N, said at the attribute; constant
+/// counts stay exact, and the attribute then changes nothing, also said.
+Coverage optedOut(const Kernel &K, const TripModel &M, DiagList &Out) {
+  Coverage Cv;
+  std::string N = std::to_string(K.TripBound);
+  if (!M.Symbolic) {
+    Diag &D = report(Out, Check::Bound, K.TripBoundOptOut,
+                     "ts::trip_bound(" + N + ") has no effect on kernel " + quote(K.Name) +
+                         ": its trip counts are constants, verified exactly");
+    note(D, K.TripBoundOptOut, "remove ts::trip_bound");
+    Cv.Ns.push_back(0);
+    Cv.Text = "exact trip counts";
+    return Cv;
+  }
+  Cv.Covered = false;
+  Diag &D = report(Out, Check::Bound, K.TripBoundOptOut,
+                   "kernel " + quote(K.Name) +
+                       " opts out of the every-trip-count proof: trip counts above " + N +
+                       " are not verified");
+  note(D, K.TripBoundOptOut, "remove ts::trip_bound(" + N + ") to verify every trip count");
+  for (int64_t I = M.Lo; I <= int64_t(K.TripBound); ++I)
+    Cv.Ns.push_back(I);
+  Cv.Text = "trip counts " + std::to_string(M.Lo) + " to " + N +
+            " only (ts::trip_bound, see ts-bound)";
+  return Cv;
+}
+
 Coverage coverage(const Program &P, const Kernel &K, const KernelPlan &Plan,
                   const TripModel &M, DiagList &Out) {
   Coverage Cv;
@@ -274,14 +304,18 @@ Coverage coverage(const Program &P, const Kernel &K, const KernelPlan &Plan,
     for (int64_t N = M.Lo; N <= Hi; ++N)
       Cv.Ns.push_back(N);
   };
+  if (K.TripBoundOptOut)
+    return optedOut(K, M, Out);
   Decision Dc = decide(P, K, Plan, M);
   uint64_t Decides = Dc.Decides;
   const std::string &Steady = Dc.Why;
   if (M.Symbolic) {
     if (Decides == 0 || Decides > MaxDirectTrips) {
       Cv.Covered = false;
-      boundWarning(K, K.TripBound, Decides ? "the steady state starts too late"
-                                           : "no steady state was found",
+      boundWarning(K, K.TripBound,
+                   Decides ? "the steady state starts past iteration " +
+                                 std::to_string(MaxDirectTrips)
+                           : Dc.Why,
                    Out);
       Range(int64_t(K.TripBound));
       Cv.Text = "trip counts " + std::to_string(M.Lo) + " to " +
@@ -313,7 +347,8 @@ Coverage coverage(const Program &P, const Kernel &K, const KernelPlan &Plan,
   if (Max > MaxDirectTrips) {
     Cv.Covered = false;
     Cv.Shift = Max - MaxDirectTrips;
-    boundWarning(K, MaxDirectTrips, "no steady state was found", Out);
+    boundWarning(K, MaxDirectTrips, Dc.Why.empty() ? "no steady state was found" : Dc.Why,
+                 Out);
     Cv.Text = "constant trip counts shortened to " + std::to_string(MaxDirectTrips) +
               " (see ts-bound)";
     return Cv;

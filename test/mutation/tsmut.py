@@ -4,7 +4,10 @@ Everything here works on the source text of one .cu file: comments, string
 literals and preprocessor lines are masked out, `#if` regions that are not
 compiled (as far as the file's own `#define`s tell) are masked too, and a
 small statement splitter finds the [[ts::task]] functions, their
-ts::domain loop, the first/last guards and the pipeline-op statements.
+ts::domain loop, the first/last guards, the pipeline-op statements and the
+ts::pdl_wait() / ts::pdl_launch_dependents() statements (grid-level, never
+pipeline ops); [[ts::kernel(...)]] gives the tasks and the ts::alias<...>,
+ts::grid_dependent<...> and ts::pdl_waited arguments.
 Mutation operators turn that model into text edits, each labelled
 
   BUG        the mutant hangs or corrupts data on the GPU for some launch;
@@ -399,6 +402,14 @@ class Op:
 
 
 @dataclass
+class Pdl:
+    """A `ts::pdl_wait();` / `ts::pdl_launch_dependents();` statement."""
+    stmt: Stmt
+    kind: str  # wait / launch
+    section: str  # head / loop / tail
+
+
+@dataclass
 class Task:
     name: str
     handles: Dict[str, Tuple[str, str]]  # handle -> (role, resource)
@@ -410,12 +421,18 @@ class Task:
     loop_block: Optional[Block] = None
     top: Optional[Block] = None
     stmts: List[Stmt] = field(default_factory=list)  # every statement seen
+    pdl: List[Pdl] = field(default_factory=list)  # PDL calls, in source order
 
 
 @dataclass
 class Kernel:
     name: str
     tasks: List[str]
+    # ts::alias<A, B, ...> groups: (phases in order, span of the text between < and >)
+    aliases: List[Tuple[List[str], Tuple[int, int]]] = field(default_factory=list)
+    grid_dependent: List[str] = field(default_factory=list)
+    pdl_waited: bool = False
+    args_end: int = 0  # offset of the ')' closing the ts::kernel(...) arguments
 
 
 @dataclass
@@ -439,6 +456,7 @@ _BOUND_OP = re.compile(
     r"^" + _STAGE_TYPES + r"\s*(\w+)\s*=\s*(\w+)\s*\.\s*(acquire|wait|try_acquire|try_wait)\s*\(",
     re.S)
 _PLAIN_OP = re.compile(r"^(\w+)\s*\.\s*(acquire|wait|try_acquire|try_wait|commit|release)\s*\(", re.S)
+_PDL_CALL = re.compile(r"^(?:::)?ts\s*::\s*pdl_(wait|launch_dependents)\s*\(\s*\)\s*;$", re.S)
 _DOMAIN_LOOP = re.compile(
     r"^for\s*\(\s*(?:const\s+)?auto\s*&{0,2}\s*(\w+)\s*:\s*(?:::)?ts::domain\s*\(", re.S)
 
@@ -562,12 +580,23 @@ def parse(path: str, src: str) -> Source:
         po = m.end() - 1
         pc = _match(text, po)
         after = re.compile(r"\s*\]\][^;(]*?(\w+)\s*\(").match(text, pc + 1)
-        names = []
+        k = Kernel(after.group(1) if after else "?", [], args_end=pc)
         for s, e in _top_level_args(text, po + 1, pc):
             a = text[s:e]
             if re.fullmatch(r"(?:::)?\w+", a):
-                names.append(a.lstrip(":"))
-        kernels.append(Kernel(after.group(1) if after else "?", names))
+                k.tasks.append(a.lstrip(":"))
+                continue
+            tm = re.match(r"(?:::)?ts\s*::\s*(alias|grid_dependent)\s*<", a)
+            if tm and a.endswith(">"):
+                lo, hi = s + tm.end(), e - 1
+                phases = [text[x:y].lstrip(":") for x, y in _top_level_args(text, lo, hi)]
+                if tm.group(1) == "alias":
+                    k.aliases.append((phases, (lo, hi)))
+                else:
+                    k.grid_dependent += phases
+            elif re.fullmatch(r"(?:::)?ts\s*::\s*pdl_waited", a):
+                k.pdl_waited = True
+        kernels.append(k)
     return Source(path, src, text, defines, pragmas, resources, tasks, kernels,
                   _annotations(src))
 
@@ -607,6 +636,11 @@ def _walk_task(text: str, src: str, task: Task, resources: Dict[str, Resource]):
             o = op_of(st, section, guard)
             if o:
                 task.ops.append(o)
+                continue
+            pm = _PDL_CALL.match(st.text)
+            if pm:
+                # Not a pipeline op: a grid-level wait / trigger (ts-pdl).
+                task.pdl.append(Pdl(st, "wait" if pm.group(1) == "wait" else "launch", section))
                 continue
             lm = _DOMAIN_LOOP.match(st.text)
             if top and lm and task.loop is None:
@@ -1113,6 +1147,174 @@ def op_drop_after_try(ctx: Ctx):
                 [(st.start, st.end, _blank(ctx.s.src, st.start, st.end, "dropped"))])
 
 
+# ----------------------------------------------------------------------------
+# Aliasing (ts::alias) and programmatic dependent launch (ts::pdl_*)
+
+
+def _const_trips(ctx: Ctx, task: Task) -> Optional[int]:
+    """The trip count of the task's domain loop when its bounds are integer
+    literals; None when it depends on the launch."""
+    vals = []
+    for a, b in task.domain_args:
+        m = re.fullmatch(r"(-?\d+)[uU]?", ctx.t[a:b].strip())
+        if not m:
+            return None
+        vals.append(int(m.group(1)))
+    if len(vals) == 1:
+        vals = [0] + vals
+    if len(vals) == 2:
+        vals.append(1)
+    if len(vals) != 3 or vals[2] <= 0:
+        return None
+    return len(range(*vals))
+
+
+def _kernel_tasks_of(ctx: Ctx, kernel: Kernel) -> Optional[List[Task]]:
+    tasks = [ctx.s.tasks[n] for n in kernel.tasks if n in ctx.s.tasks]
+    return tasks if len(tasks) == len(kernel.tasks) else None
+
+
+def _streams_in_loop(task: Task, res: str, ctx: Ctx) -> bool:
+    """Whether the task takes stages of `res` on every iteration (an unguarded
+    blocking op in the loop; bracketing hands them back in the same
+    iteration) of a loop that runs twice for some launch."""
+    trips = _const_trips(ctx, task)
+    if task.loop is None or (trips is not None and trips < 2):
+        return False
+    return any(o.resource == res and o.section == "loop" and o.guard is None and o.method in BLOCKING
+               for o in task.ops)
+
+
+def op_alias_live(ctx: Ctx):
+    """Declare two resources that stream through the same loops one buffer."""
+    for kernel in ctx.s.kernels:
+        tasks = _kernel_tasks_of(ctx, kernel)
+        if not tasks:
+            continue
+        aliased = {r for phases, _ in kernel.aliases for r in phases}
+        live = {}
+        for t in tasks:
+            for o in t.ops:
+                if ctx.pipelined(o.resource) and o.resource not in aliased and \
+                        _streams_in_loop(t, o.resource, ctx):
+                    live.setdefault(o.resource, set()).add(t.name)
+        # Both sides (a producer and a consumer) of each must stream it.
+        names = [r for r in sorted(live, key=lambda r: ctx.s.resources[r].stages_span or (0, 0))
+                 if {o.role for t in tasks if t.name in live[r] for o in t.ops if o.resource == r}
+                 == {"producer", "consumer"}]
+        for i, a in enumerate(names):
+            for b in names[i + 1:]:
+                ins = ", ts::alias<%s, %s>" % (a, b)
+                yield _mk(ctx, "alias_live", BUG, kernel.args_end,
+                          "kernel '%s': add `ts::alias<%s, %s>`" % (kernel.name, a, b),
+                          "'%s' (in %s) and '%s' (in %s) stream through domain loops that run "
+                          "together: with one base, a stage of one is written while a stage of the "
+                          "other that shares its bytes is still in use (both at the base)" % (
+                              a, ", ".join(sorted(live[a])), b, ", ".join(sorted(live[b]))),
+                          [(kernel.args_end, kernel.args_end, ins)])
+
+
+def op_alias_reverse(ctx: Ctx):
+    """Reverse the phase order of a ts::alias."""
+    for kernel in ctx.s.kernels:
+        for phases, (lo, hi) in kernel.aliases:
+            if len(phases) < 2 or phases == phases[::-1]:
+                continue
+            # The layout (plugin/plan/Layout.cpp) gives an alias group one base
+            # whatever the order: the generated kernel is the same. The order
+            # only states which phase lives first (docs/verification.md,
+            # ts-race), so the reversed declaration is a false statement the
+            # GPU never sees.
+            yield _mk(ctx, "alias_reverse", TOLERATED, lo,
+                      "kernel '%s': `ts::alias<%s>` -> `ts::alias<%s>`" % (
+                          kernel.name, ", ".join(phases), ", ".join(phases[::-1])),
+                      "declares the phases in the wrong order (ts::alias lists them in the order "
+                      "their lifetimes follow each other), but the layout gives the group one "
+                      "base whatever the order: the generated kernel is unchanged",
+                      [(lo, hi, ", ".join(phases[::-1]))])
+
+
+def _pdl_kernels(ctx: Ctx, task: Task) -> List[Kernel]:
+    """Kernels that run the task and whose PDL order the verifier checks."""
+    return [k for k in ctx.s.kernels if task.name in k.tasks and not k.pdl_waited]
+
+
+def _dependent_uses(ctx: Ctx, task: Task) -> List[str]:
+    """Grid-dependent resources the task must wait for (ts-pdl): ones it
+    produces with ops, or gmem ones it has a handle to (when it has ops)."""
+    out = []
+    for k in _pdl_kernels(ctx, task):
+        for r in k.grid_dependent:
+            roles = {role for role, res in task.handles.values() if res == r}
+            if ctx.pipelined(r):
+                hit = "producer" in roles and any(o.resource == r for o in task.ops)
+            else:
+                hit = bool(roles) and bool(task.ops)
+            if hit and r not in out:
+                out.append(r)
+    return out
+
+
+def op_launch_early(ctx: Ctx):
+    """Move a ts::pdl_launch_dependents() to the very start of its task."""
+    for task in sorted(ctx.s.tasks.values(), key=lambda t: t.body):
+        if not _pdl_kernels(ctx, task) or not task.top.stmts:
+            continue
+        first = task.top.stmts[0]
+        for pc in task.pdl:
+            if pc.kind != "launch" or pc.stmt is first:
+                continue
+            text = _one_line(ctx.stmt_src(pc.stmt))
+            pos = ctx.insert_before(first)
+            sep = "\n" if pos != first.start else " "
+            yield _mk(ctx, "launch_early", BUG, pc.stmt.start,
+                      "task '%s': move `%s` to the start of the task" % (task.name, text),
+                      "the launch runs first in '%s', ordered after no ts::pdl_wait(): dependent "
+                      "grids may launch before any task of this grid waited for its predecessor "
+                      "(the documented ts-pdl rule)" % task.name,
+                      [(pc.stmt.start, pc.stmt.end, _blank(ctx.s.src, pc.stmt.start, pc.stmt.end, "moved")),
+                       (pos, pos, text + sep)])
+
+
+def op_drop_pdl_wait(ctx: Ctx):
+    """Delete the ts::pdl_wait() of a task that touches grid-dependent data."""
+    for task in sorted(ctx.s.tasks.values(), key=lambda t: t.body):
+        deps = _dependent_uses(ctx, task)
+        waits = [pc for pc in task.pdl if pc.kind == "wait"]
+        if not deps or len(waits) != 1:
+            continue
+        st = waits[0].stmt
+        yield _mk(ctx, "drop_pdl_wait", BUG, st.start,
+                  "task '%s': drop `%s`" % (task.name, _one_line(ctx.stmt_src(st))),
+                  "'%s' touches %s, which the previous grid writes, without waiting for that grid: "
+                  "it may read data not yet written" % (task.name, ", ".join("'%s'" % r for r in deps)),
+                  [(st.start, st.end, _blank(ctx.s.src, st.start, st.end, "dropped"))])
+
+
+def op_late_pdl_wait(ctx: Ctx):
+    """Move a head ts::pdl_wait() to just after the domain loop."""
+    for task in sorted(ctx.s.tasks.values(), key=lambda t: t.body):
+        deps = _dependent_uses(ctx, task)
+        waits = [pc for pc in task.pdl if pc.kind == "wait"]
+        if not deps or len(waits) != 1 or waits[0].section != "head" or task.loop is None:
+            continue
+        if _const_trips(ctx, task) == 0:
+            continue
+        in_loop = [r for r in deps if any(o.section == "loop" and o.guard is None and
+                                          (o.resource == r or not ctx.pipelined(r)) for o in task.ops)]
+        if not in_loop:
+            continue
+        st = waits[0].stmt
+        text = _one_line(ctx.stmt_src(st))
+        yield _mk(ctx, "late_pdl_wait", BUG, st.start,
+                  "task '%s': move `%s` after the domain loop" % (task.name, text),
+                  "'%s' touches %s in every iteration, now before it waits for the previous grid, "
+                  "which writes it: the loop may read data not yet written" % (
+                      task.name, ", ".join("'%s'" % r for r in in_loop)),
+                  [(st.start, st.end, _blank(ctx.s.src, st.start, st.end, "moved")),
+                   (task.loop.end, task.loop.end, " " + text)])
+
+
 OPERATORS = [
     ("drop_close", op_drop_close),
     ("dup_close", op_dup_close),
@@ -1126,6 +1328,11 @@ OPERATORS = [
     ("forge_token", op_forge_token),
     ("reuse_token", op_reuse_token),
     ("drop_after_try", op_drop_after_try),
+    ("alias_live", op_alias_live),
+    ("alias_reverse", op_alias_reverse),
+    ("launch_early", op_launch_early),
+    ("drop_pdl_wait", op_drop_pdl_wait),
+    ("late_pdl_wait", op_late_pdl_wait),
 ]
 
 

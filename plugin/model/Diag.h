@@ -55,11 +55,22 @@ struct DiagNote {
   std::string Message;
 };
 
+/// One protocol event of a counterexample, in the order the run took it.
+struct TraceStep {
+  std::string Task, Op, Resource;
+  std::string When; ///< "head", "iteration 3", "tail".
+  SourceHandle Loc = 0;
+};
+
 struct Diag {
   Check Group = Check::Syntax;
   SourceHandle Loc = 0;
   std::string Message;
   std::vector<DiagNote> Notes;
+  /// The end of the counterexample (notes show fewer); for the JSON
+  /// report, with the number of events of the whole run.
+  std::vector<TraceStep> Trace = {};
+  size_t TraceTotal = 0;
 };
 
 using DiagList = std::vector<Diag>;

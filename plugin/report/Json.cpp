@@ -108,6 +108,12 @@ std::string kernelJson(const Program &P, const Kernel &K, const KernelPlan &Plan
              return "{\"at\":" + str(Where(N.Loc)) + ",\"message\":" +
                     str(N.Message) + "}";
            }) +
+           ",\"trace_events\":" + std::to_string(D.TraceTotal) +
+           ",\"trace\":" + list(D.Trace, [&](const TraceStep &S) {
+             return "{\"task\":" + str(S.Task) + ",\"op\":" + str(S.Op) +
+                    ",\"resource\":" + str(S.Resource) + ",\"when\":" + str(S.When) +
+                    ",\"at\":" + str(Where(S.Loc)) + "}";
+           }) +
            "}";
   });
   OS << "}";

@@ -568,13 +568,19 @@ void Simulation::reportDeadlock(const std::vector<unsigned> &Blocked) {
 void Simulation::traceNotes(Diag &D, unsigned R) {
   const std::vector<Event> &Ev = Events[R];
   constexpr size_t Shown = 6;
+  // Notes show the last few events; the JSON report keeps more of them.
+  constexpr size_t Kept = 64;
   size_t From = Ev.size() > Shown ? Ev.size() - Shown : 0;
-  for (size_t I = From; I < Ev.size(); ++I) {
+  D.TraceTotal = Ev.size();
+  for (size_t I = Ev.size() > Kept ? Ev.size() - Kept : 0; I < Ev.size(); ++I) {
     const Task &T = task(Ev[I].Task);
     const Op &O = T.Ops[Ev[I].Op];
     std::string Where = O.Sec == Section::Loop
                             ? "iteration " + std::to_string(Ev[I].It)
                             : O.Sec == Section::Head ? "head" : "tail";
+    D.Trace.push_back({T.Name, opKindName(O.Kind), P.Resources[R].Name, Where, O.Loc});
+    if (I < From)
+      continue;
     note(D, O.Loc,
          "trace " + std::to_string(I + 1) + "/" + std::to_string(Ev.size()) +
              ": task " + quote(T.Name) + " " + opKindName(O.Kind) + " of " +

@@ -1,6 +1,12 @@
 // Every trip count: runtime trip counts are decided for all N, constant
 // ones exactly at any size (no cap).
 // RUN: %ts_device -fsyntax-only -ferror-limit=0 -Xclang -verify %s
+// RUN: %ts_device -fsyntax-only -ferror-limit=0 %s -Xclang -plugin-arg-ts -Xclang -json=%t.json 2>/dev/null; FileCheck %s --check-prefix=JSON --input-file=%t.json
+// The JSON report carries the counterexample: the events of the run on the
+// blocked pipeline, in order, ending at the blocked op's predecessor.
+// JSON: "message":"deadlock: task 'load' blocks forever on acquire of 'KV' (trip count 5)"
+// JSON-SAME: "trace_events":12,"trace":[{"task":"load","op":"acquire","resource":"KV","when":"iteration 0"
+// JSON-SAME: {"task":"load","op":"commit","resource":"KV","when":"iteration 3","at":"{{.*}}every-trip.cu:{{[0-9]+}}:{{[0-9]+}}"}]}
 #include <ts/ts.h>
 
 struct Params { CUtensorMap src; float *dst; int n; };

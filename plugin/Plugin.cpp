@@ -38,10 +38,12 @@ struct Options {
 };
 
 /// Set while the nested parse runs: its consumer stores the rewrite here.
+/// The nested parse runs synchronously on the thread of its outer parse,
+/// so each thread (clangd worker, tool thread) has its own.
 struct NestedSink {
   std::string Rewritten;
 };
-NestedSink *Nested = nullptr;
+thread_local NestedSink *Nested = nullptr;
 
 bool isCodeGenAction(frontend::ActionKind K) {
   switch (K) {
@@ -98,18 +100,26 @@ public:
     const auto *FD = dyn_cast<FunctionDecl>(D);
     if (!FD)
       return true;
-    const Decl *Canon = FD->getCanonicalDecl();
-    for (const SeenAttr &A : seenAttrs())
-      if (A.Kind == AttrKind::Task && A.D->getCanonicalDecl() == Canon)
+    for (const FunctionDecl *R : FD->redecls())
+      if (tsAttrKind(R) == AttrKind::Task)
         return false;
     return true;
   }
 
+  /// Runs before codegen sees each declaration (the plugin goes first):
+  /// a definition must not carry our attributes into the object file.
+  bool HandleTopLevelDecl(DeclGroupRef DG) override {
+    for (Decl *D : DG)
+      dropTsAttrs(D, /*InheritedOnly=*/true);
+    return true;
+  }
+
   void HandleTranslationUnit(ASTContext &Ctx) override {
-    // The attribute table belongs to this parse alone.
-    struct ClearTable {
-      ~ClearTable() { seenAttrs().clear(); }
-    } Clear;
+    // Codegen's deferred definitions are emitted after this: without ours.
+    struct Drop {
+      ASTContext &Ctx;
+      ~Drop() { dropTsAttrs(Ctx); }
+    } DropAfter{Ctx};
     bool Generated = CI.getPreprocessor().isMacroDefined("__LIBTS_GENERATED__");
     SeverityPolicy Policy = policyFor(CI, O);
     if (Nested) {
@@ -238,7 +248,6 @@ public:
                                                  llvm::StringRef) override {
     if (Nested)
       return std::make_unique<Consumer>(CI, O);
-    seenAttrs().clear();
     bool CodeGen = isCodeGenAction(CI.getFrontendOpts().ProgramAction);
     if (CodeGen && !O.NoRewrite)
       rewriteBeforeParse(CI);
@@ -271,7 +280,6 @@ private:
     SyntaxOnlyAction Parse;
     NCI.ExecuteAction(Parse);
     Nested = nullptr;
-    seenAttrs().clear();
     if (Sink.Rewritten.empty())
       return; // the main parse reports why
     // The main FileID was sized for the original text: give the rewritten

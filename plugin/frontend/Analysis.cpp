@@ -20,7 +20,7 @@ static void count(Analysis &A, const SeverityPolicy &Policy, const Diag &D) {
 Analysis analyze(ASTContext &Ctx, bool GeneratedMode,
                  const SeverityPolicy &Policy, uint64_t TripBound) {
   Analysis A;
-  A.X = extract(Ctx, seenAttrs(), GeneratedMode);
+  A.X = extract(Ctx, collectAttrs(Ctx), GeneratedMode);
   A.Diags = A.X.Diags;
   A.SyntaxOk = A.X.Diags.empty();
   for (const Diag &D : A.Diags)

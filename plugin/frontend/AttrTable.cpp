@@ -1,6 +1,7 @@
 //===- AttrTable.cpp - Attribute registration ------------------------------===//
 #include "frontend/AttrTable.h"
 
+#include "clang/AST/ExprCXX.h"
 #include "clang/Sema/ParsedAttr.h"
 #include "clang/Sema/Lookup.h"
 #include "clang/Sema/Sema.h"
@@ -9,12 +10,43 @@ using namespace clang;
 
 namespace ts {
 
-std::vector<SeenAttr> &seenAttrs() {
-  static std::vector<SeenAttr> Table;
-  return Table;
+namespace {
+
+const char *markerOf(AttrKind K) {
+  return K == AttrKind::Resource ? "libts.resource"
+         : K == AttrKind::Task   ? "libts.task"
+                                 : "libts.kernel";
 }
 
-namespace {
+/// A name that is no expression: its spelling, '#'-prefixed when lookup
+/// found something that is not a value (a type, a namespace).
+Expr *nameLiteral(ASTContext &Ctx, llvm::StringRef Text, SourceLocation Loc) {
+  return StringLiteral::Create(Ctx, Text, StringLiteralKind::Ordinary, false,
+                               Ctx.getStringLiteralArrayType(Ctx.CharTy, Text.size()),
+                               Loc);
+}
+
+/// A bare identifier argument as an expression, looked up where the
+/// attribute stands: a reference to the one value found, an unresolved
+/// lookup for an overload set, else its spelling.
+Expr *identifierArg(Sema &S, IdentifierLoc *IL) {
+  ASTContext &Ctx = S.getASTContext();
+  llvm::StringRef Name = IL->Ident->getName();
+  LookupResult R(S, IL->Ident, IL->Loc, Sema::LookupOrdinaryName);
+  if (!S.LookupName(R, S.getCurScope()))
+    return nameLiteral(Ctx, Name, IL->Loc);
+  if (R.isSingleResult()) {
+    if (auto *VD = dyn_cast<ValueDecl>(R.getFoundDecl()))
+      return S.BuildDeclRefExpr(VD, VD->getType().getNonReferenceType(), VK_LValue, IL->Loc);
+    return nameLiteral(Ctx, ("#" + Name).str(), IL->Loc);
+  }
+  if (R.isOverloadedResult()) {
+    ExprResult E = S.BuildDeclarationNameExpr(CXXScopeSpec(), R, /*NeedsADL=*/false);
+    if (E.isUsable())
+      return E.get();
+  }
+  return nameLiteral(Ctx, Name, IL->Loc);
+}
 
 template <AttrKind K> struct TsAttrInfo : public ParsedAttrInfo {
   static constexpr const char *bare() {
@@ -58,34 +90,133 @@ template <AttrKind K> struct TsAttrInfo : public ParsedAttrInfo {
     // A bare `[[task]]` (no ts:: scope) is not ours: leave it to clang.
     if (!A.hasScope())
       return NotHandled;
-    SeenAttr Seen{K, D, A.getRange(), {}};
-    for (unsigned I = 0, E = A.getNumArgs(); I != E; ++I) {
-      SeenArg Arg;
-      if (A.isArgIdent(I)) {
-        IdentifierLoc *IL = A.getArgAsIdent(I);
-        Arg.Loc = IL->Loc;
-        Arg.Spelling = IL->Ident->getName().str();
-        LookupResult R(S, IL->Ident, IL->Loc, Sema::LookupOrdinaryName);
-        if (S.LookupName(R, S.getCurScope())) {
-          if (R.isSingleResult())
-            Arg.Named = R.getFoundDecl();
-          else
-            Arg.Overloaded = R.isOverloadedResult();
-        }
-      } else if (Expr *Ex = A.getArgAsExpr(I)) {
-        Arg.E = Ex;
-        Arg.Loc = Ex->getExprLoc();
-      } else {
-        continue;
-      }
-      Seen.Args.push_back(std::move(Arg));
+    if (D->getDeclContext()->isFunctionOrMethod()) {
+      unsigned ID = S.getDiagnostics().getCustomDiagID(
+          DiagnosticsEngine::Error, "[[%0]] on a declaration at block scope");
+      unsigned Note = S.getDiagnostics().getCustomDiagID(
+          DiagnosticsEngine::Note, "declare it at namespace scope, outside any function");
+      S.Diag(A.getLoc(), ID) << scoped();
+      S.Diag(A.getLoc(), Note);
+      return AttributeApplied;
     }
-    seenAttrs().push_back(std::move(Seen));
+    ASTContext &Ctx = S.getASTContext();
+    llvm::SmallVector<Expr *, 8> Args{nameLiteral(Ctx, markerOf(K), A.getLoc())};
+    for (unsigned I = 0, E = A.getNumArgs(); I != E; ++I) {
+      if (A.isArgIdent(I))
+        Args.push_back(identifierArg(S, A.getArgAsIdent(I)));
+      else if (Expr *Ex = A.getArgAsExpr(I))
+        Args.push_back(Ex);
+    }
+    D->addAttr(AnnotateAttr::CreateWithDelayedArgs(Ctx, Args.data(), Args.size(),
+                                                   A.getRange()));
     return AttributeApplied;
   }
 };
 
+/// Our record of one attribute, back from its annotate attribute.
+std::optional<SeenAttr> readBack(Decl *D, const AnnotateAttr *AA) {
+  if (AA->isInherited() || !AA->delayedArgs_size())
+    return std::nullopt;
+  Expr *const *Args = AA->delayedArgs_begin();
+  const auto *Marker = dyn_cast<StringLiteral>(Args[0]);
+  if (!Marker)
+    return std::nullopt;
+  SeenAttr Seen;
+  Seen.D = D;
+  Seen.Range = AA->getRange();
+  if (Marker->getString() == markerOf(AttrKind::Resource))
+    Seen.Kind = AttrKind::Resource;
+  else if (Marker->getString() == markerOf(AttrKind::Task))
+    Seen.Kind = AttrKind::Task;
+  else if (Marker->getString() == markerOf(AttrKind::Kernel))
+    Seen.Kind = AttrKind::Kernel;
+  else
+    return std::nullopt;
+  for (unsigned I = 1; I < AA->delayedArgs_size(); ++I) {
+    SeenArg Arg;
+    Arg.Loc = Args[I]->getExprLoc();
+    if (const auto *SL = dyn_cast<StringLiteral>(Args[I])) {
+      Arg.Spelling = SL->getString().str();
+      Arg.NotAValue = !Arg.Spelling.empty() && Arg.Spelling[0] == '#';
+      if (Arg.NotAValue)
+        Arg.Spelling.erase(0, 1);
+    } else if (const auto *ULE = dyn_cast<UnresolvedLookupExpr>(Args[I]);
+               ULE && !llvm::any_of(ULE->decls(), [](const NamedDecl *N) {
+                 return isa<FunctionTemplateDecl>(N->getUnderlyingDecl());
+               })) {
+      Arg.Spelling = ULE->getName().getAsString();
+      Arg.Overloaded = true;
+    } else {
+      Arg.E = Args[I];
+    }
+    Seen.Args.push_back(std::move(Arg));
+  }
+  return Seen;
+}
+
+void visit(Decl *D, std::vector<SeenAttr> &Out) {
+  for (const AnnotateAttr *AA : D->specific_attrs<AnnotateAttr>())
+    if (auto Seen = readBack(D, AA))
+      Out.push_back(std::move(*Seen));
+}
+
+/// Namespaces, linkage blocks and classes, in declaration order; function
+/// bodies hold none (block scope is an error at the attribute).
+void walk(DeclContext *DC, std::vector<SeenAttr> &Out) {
+  for (Decl *D : DC->decls()) {
+    visit(D, Out);
+    if (auto *FTD = dyn_cast<FunctionTemplateDecl>(D))
+      visit(FTD->getTemplatedDecl(), Out);
+    if (auto *CTD = dyn_cast<ClassTemplateDecl>(D)) {
+      visit(CTD->getTemplatedDecl(), Out);
+      walk(CTD->getTemplatedDecl(), Out);
+    }
+    if (isa<NamespaceDecl>(D) || isa<LinkageSpecDecl>(D) || isa<ExportDecl>(D) ||
+        (isa<CXXRecordDecl>(D) && cast<CXXRecordDecl>(D)->isThisDeclarationADefinition()))
+      walk(cast<DeclContext>(D), Out);
+  }
+}
+
 } // namespace
+
+std::vector<SeenAttr> collectAttrs(ASTContext &Ctx) {
+  std::vector<SeenAttr> Out;
+  walk(Ctx.getTranslationUnitDecl(), Out);
+  return Out;
+}
+
+void dropTsAttrs(Decl *D, bool InheritedOnly) {
+  if (D->hasAttrs()) {
+    AttrVec &Attrs = D->getAttrs();
+    llvm::erase_if(Attrs, [&](Attr *A) {
+      const auto *AA = dyn_cast<AnnotateAttr>(A);
+      if (!AA || !AA->delayedArgs_size() || (InheritedOnly && !AA->isInherited()))
+        return false;
+      const auto *Marker = dyn_cast<StringLiteral>(*AA->delayedArgs_begin());
+      return Marker && Marker->getString().starts_with("libts.");
+    });
+  }
+  if (auto *FTD = dyn_cast<FunctionTemplateDecl>(D))
+    dropTsAttrs(FTD->getTemplatedDecl(), InheritedOnly);
+  if (auto *CTD = dyn_cast<ClassTemplateDecl>(D))
+    dropTsAttrs(CTD->getTemplatedDecl(), InheritedOnly);
+  if (isa<NamespaceDecl>(D) || isa<LinkageSpecDecl>(D) || isa<ExportDecl>(D) ||
+      (isa<CXXRecordDecl>(D) && cast<CXXRecordDecl>(D)->isThisDeclarationADefinition()))
+    for (Decl *Inner : cast<DeclContext>(D)->decls())
+      dropTsAttrs(Inner, InheritedOnly);
+}
+
+void dropTsAttrs(ASTContext &Ctx) {
+  for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
+    dropTsAttrs(D, false);
+}
+
+std::optional<AttrKind> tsAttrKind(const Decl *D) {
+  for (const AnnotateAttr *AA : D->specific_attrs<AnnotateAttr>())
+    if (auto Seen = readBack(const_cast<Decl *>(D), AA))
+      return Seen->Kind;
+  return std::nullopt;
+}
 
 // Registered when the plugin is loaded, before clang first asks which
 // plugin attributes exist.

@@ -1,8 +1,11 @@
 //===- AttrTable.h - [[ts::...]] attributes seen by Sema --------*- C++ -*-===//
 //
-// The attribute handlers only record what they saw; all checking happens in
-// the AST consumer so every message goes through one severity policy. The
-// table lives outside the AST so codegen never sees our arguments.
+// The attribute handlers only record what they saw, in the AST itself: an
+// `annotate` attribute whose delayed arguments are a marker and the
+// arguments as written (codegen reads only non-delayed ones). So each parse
+// keeps its own attributes (clangd parses files on several threads at once),
+// they survive a preamble, and redeclarations can tell inherited ones apart.
+// All checking happens in the AST consumer, through one severity policy.
 //
 //===----------------------------------------------------------------------===//
 #ifndef LIBTS_FRONTEND_ATTRTABLE_H
@@ -12,6 +15,7 @@
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <optional>
 #include <vector>
 
 namespace ts {
@@ -26,6 +30,7 @@ struct SeenArg {
   clang::SourceLocation Loc;
   std::string Spelling;
   bool Overloaded = false; ///< The name found several functions.
+  bool NotAValue = false;  ///< The name found a type, namespace or template.
 };
 
 struct SeenAttr {
@@ -35,8 +40,18 @@ struct SeenAttr {
   llvm::SmallVector<SeenArg, 8> Args;
 };
 
-/// Attributes of the translation unit being parsed, in source order.
-std::vector<SeenAttr> &seenAttrs();
+/// The [[ts::...]] attributes of this AST, in declaration order.
+std::vector<SeenAttr> collectAttrs(clang::ASTContext &Ctx);
+
+/// Takes our annotate attributes off D (and what it contains, for
+/// namespaces and linkage blocks): inherited copies only, or all. Codegen
+/// would otherwise record them and keep the tasks alive as functions.
+void dropTsAttrs(clang::Decl *D, bool InheritedOnly);
+/// Every one of them in the AST, once the analysis is done.
+void dropTsAttrs(clang::ASTContext &Ctx);
+
+/// The kind of [[ts::...]] attribute written on D itself, if any.
+std::optional<AttrKind> tsAttrKind(const clang::Decl *D);
 
 } // namespace ts
 

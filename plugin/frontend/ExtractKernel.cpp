@@ -138,6 +138,12 @@ void Extractor::kernel(const SeenAttr &A) {
     if (E)
       if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
         Named = DRE->getDecl();
+    if (!E && Arg.NotAValue) {
+      error(L, "'" + Arg.Spelling + "' is not a task function",
+            "list task functions, ts::edge<Upstream, Downstream>, ts::alias<...>, "
+            "ts::grid_dependent<...>, ts::pdl_waited or ts::smem_capacity(bytes)");
+      continue;
+    }
     if (!E && !Named) {
       if (Arg.Overloaded)
         error(L, "task name '" + Arg.Spelling + "' is ambiguous",

@@ -1,14 +1,16 @@
 //===- Plugin.cpp - libts clang plugin entry -------------------------------===//
 //
 // `clang++ -fplugin=libts.so` registers the [[ts::...]] attributes and runs
-// before the main action. When code is generated, a silent nested parse of
-// the original file computes the rewrite, and the main file's contents are
-// replaced before clang reads them; -fsyntax-only (and clangd) only analyse.
+// before the main action. When code is generated, each kernel's definition
+// is parsed right after its declaration in the same parse (Inject.h);
+// -fsyntax-only (and clangd) only analyse. -emit writes the same result as
+// a rewritten source for nvcc.
 //
 //===----------------------------------------------------------------------===//
 #include "frontend/Analysis.h"
 #include "frontend/AttrTable.h"
 #include "frontend/DiagEmitter.h"
+#include "frontend/Inject.h"
 #include "report/Json.h"
 #include "report/Report.h"
 
@@ -37,13 +39,13 @@ struct Options {
   std::vector<std::string> WFlags;
 };
 
-/// Set while the nested parse runs: its consumer stores the rewrite here.
-/// The nested parse runs synchronously on the thread of its outer parse,
-/// so each thread (clangd worker, tool thread) has its own.
-struct NestedSink {
-  std::string Rewritten;
-};
-thread_local NestedSink *Nested = nullptr;
+
+/// A file libts emitted defines __LIBTS_GENERATED__ itself; a compile that
+/// generates defines it in the predefines.
+bool emittedFile(Preprocessor &PP) {
+  const MacroInfo *MI = PP.getMacroInfo(PP.getIdentifierInfo("__LIBTS_GENERATED__"));
+  return MI && !PP.getSourceManager().isWrittenInBuiltinFile(MI->getDefinitionLoc());
+}
 
 bool isCodeGenAction(frontend::ActionKind K) {
   switch (K) {
@@ -92,20 +94,6 @@ class Consumer : public ASTConsumer {
 public:
   Consumer(CompilerInstance &CI, Options O) : CI(CI), O(std::move(O)) {}
 
-  /// The silent parse needs only task bodies: skipping the rest (headers
-  /// included) makes the extra parse cheap.
-  bool shouldSkipFunctionBody(Decl *D) override {
-    if (!Nested)
-      return false;
-    const auto *FD = dyn_cast<FunctionDecl>(D);
-    if (!FD)
-      return true;
-    for (const FunctionDecl *R : FD->redecls())
-      if (tsAttrKind(R) == AttrKind::Task)
-        return false;
-    return true;
-  }
-
   /// Runs before codegen sees each declaration (the plugin goes first):
   /// a definition must not carry our attributes into the object file.
   bool HandleTopLevelDecl(DeclGroupRef DG) override {
@@ -120,14 +108,8 @@ public:
       ASTContext &Ctx;
       ~Drop() { dropTsAttrs(Ctx); }
     } DropAfter{Ctx};
-    bool Generated = CI.getPreprocessor().isMacroDefined("__LIBTS_GENERATED__");
+    bool Generated = emittedFile(CI.getPreprocessor());
     SeverityPolicy Policy = policyFor(CI, O);
-    if (Nested) {
-      if (!Ctx.getDiagnostics().hasErrorOccurred() && !Generated)
-        Nested->Rewritten = rewriteMainFile(Ctx, analyze(Ctx, false, Policy, O.TripBound),
-                                            CI.getPreprocessorOpts().Macros);
-      return;
-    }
     // Clang's own errors leave the AST incomplete: report those alone.
     if (Ctx.getDiagnostics().hasErrorOccurred())
       return;
@@ -246,50 +228,20 @@ public:
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  llvm::StringRef) override {
-    if (Nested)
-      return std::make_unique<Consumer>(CI, O);
+    // A code-generating compile parses once: each kernel's definition is
+    // parsed right after its declaration (frontend/Inject.h).
     bool CodeGen = isCodeGenAction(CI.getFrontendOpts().ProgramAction);
-    if (CodeGen && !O.NoRewrite)
-      rewriteBeforeParse(CI);
+    if (CodeGen && !O.NoRewrite) {
+      auto State = std::make_shared<InjectState>();
+      State->Ctx = &CI.getASTContext();
+      State->Policy = policyFor(CI, O);
+      State->TripBound = O.TripBound;
+      enableInjection(CI.getPreprocessor(), std::move(State));
+    }
     return std::make_unique<Consumer>(CI, O);
   }
 
 private:
-  void rewriteBeforeParse(CompilerInstance &CI) {
-    SourceManager &SM = CI.getSourceManager();
-    FileID Main = SM.getMainFileID();
-    auto Entry = SM.getFileEntryRefForID(Main);
-    if (!Entry)
-      return;
-    // Files without a kernel are compiled as they are.
-    std::optional<llvm::StringRef> Text = SM.getBufferDataOrNone(Main);
-    if (!Text || !Text->contains("ts::kernel"))
-      return;
-
-    auto Inv = std::make_shared<CompilerInvocation>(CI.getInvocation());
-    Inv->getFrontendOpts().ProgramAction = frontend::ParseSyntaxOnly;
-    Inv->getFrontendOpts().SkipFunctionBodies = true;
-    Inv->getFrontendOpts().OutputFile.clear();
-    Inv->getDiagnosticOpts().VerifyDiagnostics = false;
-    Inv->getDependencyOutputOpts() = DependencyOutputOptions();
-    CompilerInstance NCI(CI.getPCHContainerOperations());
-    NCI.setInvocation(Inv);
-    NCI.createDiagnostics(new IgnoringDiagConsumer(), true);
-    NestedSink Sink;
-    Nested = &Sink;
-    SyntaxOnlyAction Parse;
-    NCI.ExecuteAction(Parse);
-    Nested = nullptr;
-    if (Sink.Rewritten.empty())
-      return; // the main parse reports why
-    // The main FileID was sized for the original text: give the rewritten
-    // text a FileID of its own so every location maps inside it.
-    SM.overrideFileContents(
-        *Entry, llvm::MemoryBuffer::getMemBufferCopy(Sink.Rewritten,
-                                                     Entry->getName()));
-    SM.setMainFileID(SM.createFileID(*Entry, SourceLocation(), SrcMgr::C_User));
-  }
-
   Options O;
 };
 

@@ -1,5 +1,6 @@
 //===- AttrTable.cpp - Attribute registration ------------------------------===//
 #include "frontend/AttrTable.h"
+#include "frontend/Inject.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/Sema/ParsedAttr.h"
@@ -46,6 +47,21 @@ Expr *identifierArg(Sema &S, IdentifierLoc *IL) {
       return E.get();
   }
   return nameLiteral(Ctx, Name, IL->Loc);
+}
+
+/// In a compile that generates: tasks are inlined into the kernel (as
+/// __forceinline__ would), and each kernel asks for its definition.
+template <AttrKind K> void prepareForGeneration(Sema &S, Decl *D) {
+  auto *FD = dyn_cast<FunctionDecl>(D);
+  if (!FD)
+    return;
+  if (K == AttrKind::Task) {
+    FD->setImplicitlyInline();
+    if (!FD->hasAttr<AlwaysInlineAttr>())
+      FD->addAttr(AlwaysInlineAttr::CreateImplicit(S.getASTContext()));
+  } else if (K == AttrKind::Kernel) {
+    requestDefinition(S, FD);
+  }
 }
 
 template <AttrKind K> struct TsAttrInfo : public ParsedAttrInfo {
@@ -109,6 +125,8 @@ template <AttrKind K> struct TsAttrInfo : public ParsedAttrInfo {
     }
     D->addAttr(AnnotateAttr::CreateWithDelayedArgs(Ctx, Args.data(), Args.size(),
                                                    A.getRange()));
+    if (injecting(S))
+      prepareForGeneration<K>(S, D);
     return AttributeApplied;
   }
 };

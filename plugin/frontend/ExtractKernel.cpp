@@ -1,6 +1,7 @@
 //===- ExtractKernel.cpp - [[ts::kernel]] to Kernel -----------------------===//
 #include "frontend/Extractor.h"
 #include "frontend/DiagEmitter.h"
+#include "frontend/Inject.h"
 #include "frontend/Schedule.h"
 #include "frontend/Vocabulary.h"
 
@@ -13,6 +14,51 @@
 using namespace clang;
 
 namespace ts {
+
+/// The scopes a generated definition must reopen, outermost first; a
+/// nested namespace definition (`namespace a::b`) is one scope.
+static std::vector<std::string> scopesOf(const FunctionDecl *FD) {
+  std::vector<std::string> Scopes;
+  std::string Inner; // "::b" of nested namespaces met so far.
+  for (const DeclContext *DC = FD->getDeclContext(); !DC->isTranslationUnit();
+       DC = DC->getParent()) {
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC)) {
+      std::string Name = NS->isAnonymousNamespace() ? "" : NS->getNameAsString();
+      if (NS->isNested()) {
+        Inner = "::" + Name + Inner;
+        continue;
+      }
+      Scopes.insert(Scopes.begin(), std::string(NS->isInline() ? "inline " : "") +
+                                        "namespace" + (Name.empty() ? "" : " " + Name) +
+                                        Inner);
+      Inner.clear();
+    } else if (const auto *LS = dyn_cast<LinkageSpecDecl>(DC);
+               LS && LS->hasBraces()) { // `extern "C" decl;` opens no scope
+      Scopes.insert(Scopes.begin(), LS->getLanguage() == LinkageSpecLanguageIDs::C
+                                        ? "extern \"C\""
+                                        : "extern \"C++\"");
+    }
+  }
+  return Scopes;
+}
+
+/// The declaration's exception specification, repeated on the definition.
+static std::string exceptionSpec(ASTContext &Ctx, const FunctionDecl *FD) {
+  switch (FD->getExceptionSpecType()) {
+  case EST_None:
+    return "";
+  case EST_BasicNoexcept:
+    return " noexcept";
+  case EST_NoexceptTrue:
+    return " noexcept(true)";
+  case EST_NoexceptFalse:
+    return " noexcept(false)";
+  case EST_DynamicNone:
+    return " throw()";
+  default:
+    return " " + sourceText(Ctx, FD->getExceptionSpecSourceRange());
+  }
+}
 
 void Extractor::kernel(const SeenAttr &A) {
   const auto *FD = cast<FunctionDecl>(A.D);
@@ -35,7 +81,8 @@ void Extractor::kernel(const SeenAttr &A) {
           "declare it '__global__ void " + K.Name + "(...);'");
     Ok = false;
   }
-  if (!Generated && !FD->doesThisDeclarationHaveABody() && FD->getDefinition()) {
+  if (!Generated && !FD->doesThisDeclarationHaveABody() && FD->getDefinition() &&
+      !isGeneratedLoc(SM, FD->getDefinition()->getLocation())) {
     error(FD->getDefinition()->getLocation(),
           "ts::kernel '" + K.Name + "' has a hand-written definition",
           "libts generates the body; remove this definition",
@@ -92,6 +139,10 @@ void Extractor::kernel(const SeenAttr &A) {
     KS.ParamNames.push_back(P->getNameAsString());
     // The generated definition must not repeat a default argument.
     std::string Text = sourceText(Ctx, P->getSourceRange());
+    if (Text.empty()) // Written in a macro: spell the type from the AST.
+      Text = TypeName::getFullyQualifiedName(P->getType(), Ctx, Ctx.getPrintingPolicy(),
+                                             /*WithGlobalNsPrefix=*/true) +
+             " " + P->getNameAsString();
     if (P->hasDefaultArg() || P->hasUninstantiatedDefaultArg()) {
       SourceRange DR = P->getDefaultArgRange();
       std::string Arg = DR.isValid() ? sourceText(Ctx, DR) : "";
@@ -117,18 +168,8 @@ void Extractor::kernel(const SeenAttr &A) {
   }
   for (size_t I = 0; I < Params.size(); ++I)
     KS.ParamsText += (I ? ", " : "") + Params[I];
-  for (const DeclContext *DC = FD->getDeclContext(); !DC->isTranslationUnit();
-       DC = DC->getParent()) {
-    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
-      KS.Scopes.insert(KS.Scopes.begin(),
-                       std::string(NS->isInline() ? "inline " : "") + "namespace" +
-                           (NS->isAnonymousNamespace() ? "" : " " + NS->getNameAsString()));
-    else if (const auto *LS = dyn_cast<LinkageSpecDecl>(DC);
-             LS && LS->hasBraces()) // `extern "C" decl;` opens no scope
-      KS.Scopes.insert(KS.Scopes.begin(),
-                       LS->getLanguage() == LinkageSpecLanguageIDs::C ? "extern \"C\""
-                                                                      : "extern \"C++\"");
-  }
+  KS.Scopes = scopesOf(FD);
+  KS.Trailing = exceptionSpec(Ctx, FD);
 
   std::vector<const ParmVarDecl *> KParams(FD->param_begin(), FD->param_end());
   for (const SeenArg &Arg : A.Args) {
@@ -242,9 +283,18 @@ void Extractor::kernel(const SeenAttr &A) {
   }
   if (!Ok || K.Tasks.empty())
     return;
-  // The traits go right after the declaration's ';' on the same line.
-  SourceLocation Semi = Lexer::findLocationAfterToken(
-      FD->getEndLoc(), tok::semi, SM, Ctx.getLangOpts(), false);
+  // The traits go right after the declaration's ';' on the same line; for
+  // a kernel declared by a macro, after the macro use (and its ';').
+  SourceLocation End = FD->getEndLoc();
+  SourceLocation Semi;
+  if (End.isMacroID()) {
+    End = SM.getExpansionRange(End).getEnd();
+    Semi = Lexer::findLocationAfterToken(End, tok::semi, SM, Ctx.getLangOpts(), false);
+    if (Semi.isInvalid())
+      Semi = Lexer::getLocForEndOfToken(End, 0, SM, Ctx.getLangOpts());
+  } else {
+    Semi = Lexer::findLocationAfterToken(End, tok::semi, SM, Ctx.getLangOpts(), false);
+  }
   if (Semi.isInvalid() || !Semi.isFileID()) {
     std::optional<Token> Next =
         Lexer::findNextToken(FD->getEndLoc(), SM, Ctx.getLangOpts());

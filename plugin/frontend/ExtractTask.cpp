@@ -14,6 +14,15 @@ using namespace clang;
 
 namespace ts {
 
+/// always_inline as the user wrote it (the generating compile adds an
+/// implicit one, which the emitted text must still spell out).
+static bool writtenAlwaysInline(const FunctionDecl *FD) {
+  for (const AlwaysInlineAttr *A : FD->specific_attrs<AlwaysInlineAttr>())
+    if (!A->isImplicit())
+      return true;
+  return false;
+}
+
 void Extractor::task(const SeenAttr &A) {
   const auto *FD = cast<FunctionDecl>(A.D);
   const FunctionDecl *Def = FD->getDefinition();
@@ -127,7 +136,7 @@ void Extractor::task(const SeenAttr &A) {
   SourceLocation Inline = Def->getTypeSpecStartLoc();
   X.TaskInline.push_back(Inline.isValid() && Inline.isFileID() &&
                                  SM.isInMainFile(Inline) &&
-                                 !Def->hasAttr<AlwaysInlineAttr>()
+                                 !writtenAlwaysInline(Def)
                              ? Inline
                              : SourceLocation());
   X.P.Tasks.push_back(std::move(T));

@@ -57,18 +57,19 @@ namespace {
 class BodyWriter {
 public:
   BodyWriter(const Program &P, const KernelPlan &Plan, const KernelSource &KS,
-             const std::vector<TaskSource> &Tasks)
-      : P(P), Plan(Plan), L(Plan.Layout), KS(KS), Tasks(Tasks) {}
+             const std::vector<TaskSource> &Tasks, bool InScope)
+      : P(P), Plan(Plan), L(Plan.Layout), KS(KS), Tasks(Tasks), InScope(InScope) {}
 
   std::string write() {
     unsigned Threads = Plan.Threads;
-    OS << openScopes(KS.Scopes) << (KS.Scopes.empty() ? "" : "\n");
+    if (!InScope)
+      OS << openScopes(KS.Scopes) << (KS.Scopes.empty() ? "" : "\n");
     OS << "__global__ void __launch_bounds__(" << Threads << ", 1) " << KS.Name
-       << "(" << KS.ParamsText << ") {\n";
+       << "(" << KS.ParamsText << ")" << KS.Trailing << " {\n";
     prologue();
     branches();
     OS << "}\n";
-    if (!KS.Scopes.empty())
+    if (!InScope && !KS.Scopes.empty())
       OS << closeScopes(KS.Scopes) << "\n";
     return OS.str();
   }
@@ -92,7 +93,7 @@ private:
        << "  unsigned char *const ts_smem = ::ts::detail::align_base<"
        << L.BaseAlign << ">(ts_smem_raw);\n"
        << "  const unsigned ts_warp = ::ts::detail::warp_index();\n"
-       << "  if (threadIdx.x == 0) {\n";
+       << "  if (::threadIdx.x == 0) {\n";
     for (const ResourceLayout &R : L.Resources) {
       const Resource &Res = P.Resources[R.Resource];
       const ArrivalCounts &C = Plan.pipeline(R.Resource)->Counts;
@@ -220,15 +221,22 @@ private:
   const BlockLayout &L;
   const KernelSource &KS;
   const std::vector<TaskSource> &Tasks;
+  bool InScope; ///< Written right after the declaration, inside its scopes.
   std::ostringstream OS;
 };
 
 } // namespace
 
 std::string lowerKernel(const Program &P, const Kernel &K, const KernelPlan &Plan,
-                        const KernelSource &KS,
-                        const std::vector<TaskSource> &Tasks) {
-  return BodyWriter(P, Plan, KS, Tasks).write();
+                        const KernelSource &KS, const std::vector<TaskSource> &Tasks,
+                        bool InScope) {
+  return BodyWriter(P, Plan, KS, Tasks, InScope).write();
+}
+
+std::string definitionAfterDeclaration(const Program &P, const Kernel &K,
+                                       const KernelPlan &Plan, const KernelSource &KS,
+                                       const std::vector<TaskSource> &Tasks) {
+  return kernelTraits(Plan, KS) + "\n" + lowerKernel(P, K, Plan, KS, Tasks, true);
 }
 
 } // namespace ts

@@ -21,6 +21,7 @@ struct KernelSource {
   std::string QualifiedName; ///< "::ns::name", for kernel_traits.
   std::string ParamsText;    ///< "const __grid_constant__ Params p".
   std::vector<std::string> ParamNames;
+  std::string Trailing; ///< " noexcept", repeated after the parameters.
   /// Enclosing scopes, outermost first: "namespace a", "inline namespace b",
   /// "namespace" (anonymous), "extern \"C\"".
   std::vector<std::string> Scopes;
@@ -31,10 +32,18 @@ struct TaskSource {
   std::string QualifiedName;
 };
 
-/// The kernel's definition, to append after the user's code at global scope.
+/// The kernel's definition: at global scope (reopening the declaration's
+/// scopes), or `InScope` for right after the declaration.
 std::string lowerKernel(const Program &P, const Kernel &K,
                         const KernelPlan &Plan, const KernelSource &KS,
-                        const std::vector<TaskSource> &Tasks);
+                        const std::vector<TaskSource> &Tasks, bool InScope = false);
+
+/// What follows the kernel declaration: its traits (at global scope) and
+/// its definition in the declaration's own scope, so it sees the names and
+/// macros the declaration sees.
+std::string definitionAfterDeclaration(const Program &P, const Kernel &K,
+                                       const KernelPlan &Plan, const KernelSource &KS,
+                                       const std::vector<TaskSource> &Tasks);
 
 /// One line placed right after the kernel declaration: closes its scopes,
 /// specialises ts::kernel_traits, reopens the scopes.

@@ -44,8 +44,9 @@ static_assert(ts::kernel_traits<reduce>::threads == 128, "4 warps: 2 tasks + pad
 static_assert(ts::kernel_traits<reduce>::smem_bytes == 2 * 512 + 32 + 112, "stages + barriers + slack");
 #endif
 cudaError_t run(const Params &p, cudaStream_t s) { return ts::launch<reduce>(dim3(132), s, p); }
+// The host job sees the generated kernel (right after its declaration)
+// and emits its launch stub.
+// CHECK: define {{.*}}@_Z21__device_stub__reduce6Params
 // CHECK: define {{.*}}@_Z3runRK6ParamsP11CUstream_st(
 // CHECK: define {{.*}}@_ZN2ts6launchITnDaXadL_Z6reduce6ParamsEE
 // CHECK: call {{.*}}@cudaFuncSetAttribute(ptr noundef @_Z21__device_stub__reduce6Params, i32 noundef 8, i32 noundef 1168)
-// The host job sees the generated kernel and emits its launch stub.
-// CHECK: define {{.*}}@_Z21__device_stub__reduce6Params

@@ -41,7 +41,7 @@ __device__ void store(const Params &p, ts::consumer<Tiles> tiles, ts::producer<O
 // CHECK-NEXT:   extern __shared__ __align__(16) unsigned char ts_smem_raw[];
 // CHECK-NEXT:   unsigned char *const ts_smem = ::ts::detail::align_base<128>(ts_smem_raw);
 // CHECK-NEXT:   const unsigned ts_warp = ::ts::detail::warp_index();
-// CHECK-NEXT:   if (threadIdx.x == 0) {
+// CHECK-NEXT:   if (::threadIdx.x == 0) {
 // One TMA producer task arms each stage once; 128 consumer threads release.
 // CHECK-NEXT:     ::ts::detail::init_barriers(reinterpret_cast<::uint64_t *>(ts_smem + 12288), 3u, 1u); // Tiles.full
 // CHECK-NEXT:     ::ts::detail::init_barriers(reinterpret_cast<::uint64_t *>(ts_smem + 12312), 3u, 128u); // Tiles.empty

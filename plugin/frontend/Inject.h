@@ -1,0 +1,49 @@
+//===- Inject.h - Generated kernels parsed in the same compile --*- C++ -*-===//
+//
+// A code-generating compile parses the file once. The kernel attribute
+// asks for its definition (a `_Pragma` placed right after the declaration's
+// ';'); when the parser reaches it, the declaration is complete, the kernel
+// is analysed, and its traits and definition are entered as a source buffer
+// of their own: the parser reads them right there, in the declaration's
+// scope, with the macros and names the declaration sees.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LIBTS_FRONTEND_INJECT_H
+#define LIBTS_FRONTEND_INJECT_H
+
+#include "frontend/Severity.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/Lex/Preprocessor.h"
+#include "clang/Sema/Sema.h"
+
+#include <memory>
+
+namespace ts {
+
+/// What the pragma handler needs from its compile.
+struct InjectState {
+  clang::ASTContext *Ctx = nullptr;
+  SeverityPolicy Policy;
+  uint64_t TripBound = 64;
+};
+
+/// Turns generation on for this preprocessor: defines __LIBTS_GENERATED__
+/// (in the predefines, which is how generation is recognised) and adds the
+/// pragma handler. Call before the main file is entered.
+void enableInjection(clang::Preprocessor &PP, std::shared_ptr<InjectState> State);
+
+/// Whether this compile generates kernels in the parse (enableInjection).
+bool injecting(clang::Sema &S);
+
+/// Asks for the kernel's definition right after the declaration being
+/// parsed (its ';' is the parser's current token).
+void requestDefinition(clang::Sema &S, const clang::Decl *Kernel);
+
+/// Source buffers entered by the injection are named so that the analysis
+/// tells a generated definition from a hand-written one.
+bool isGeneratedLoc(const clang::SourceManager &SM, clang::SourceLocation L);
+
+} // namespace ts
+
+#endif

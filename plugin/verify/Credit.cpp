@@ -161,6 +161,10 @@ void Simulation::execute(unsigned T) {
     OnExecute(T, Index, It);
   if (!tracked(O.Resource))
     return;
+  // A thread held back: the task's other threads go on, but hand over
+  // nothing the held one has not.
+  if (Withheld && Withheld(T) && (O.Kind == OpKind::Commit || O.Kind == OpKind::Release))
+    return;
   if (O.Kind != OpKind::Work && Trips[T] != InfiniteTrips && RecordEvents)
     Events[O.Resource].push_back({T, Index, It});
   Counters &Ct = ctr(T, O.Resource);

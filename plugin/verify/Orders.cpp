@@ -43,7 +43,11 @@ std::string where(const Op &O, uint64_t It) {
                                   : "the tail";
 }
 
-/// Task T frozen before its last op on Before: does anything touch After?
+/// One thread of task T held back at its last op on Before, every other
+/// thread (T's own included) running on: does anything touch After? A
+/// task's threads are ordered only through barriers, so T's own later ops
+/// run too, but whatever T commits or releases from then on completes no
+/// stage (the held thread never arrives).
 void phaseOrder(const Program &P, const Kernel &K, const KernelPlan &Plan,
                 const std::vector<uint64_t> &Trips, const std::string &RunName,
                 const AliasGroup &G, unsigned Before, unsigned After, unsigned T,
@@ -51,22 +55,28 @@ void phaseOrder(const Program &P, const Kernel &K, const KernelPlan &Plan,
   Simulation S(P, K, Plan, Trips, RunName);
   S.RecordEvents = false;
   uint64_t Done = 0;
+  bool Held = false;
+  SourceHandle HeldAt = 0;
+  uint64_t HeldIt = 0;
   FirstUse Use;
-  S.Frozen = [&](unsigned U, const Op &Next) {
-    return U == T && Next.Resource == Before && Done + 1 == Last;
-  };
   S.OnExecute = [&](unsigned U, unsigned O, uint64_t It) {
-    unsigned R = P.Tasks[S.programTask(U)].Ops[O].Resource;
-    Done += U == T && R == Before;
-    if (R == After && !Use.Found)
+    const Op &Op = P.Tasks[S.programTask(U)].Ops[O];
+    if (U == T && Op.Resource == Before && ++Done == Last) {
+      Held = true;
+      HeldAt = Op.Loc;
+      HeldIt = It;
+    }
+    if (Op.Resource == After && !Use.Found)
       Use = {U, O, It, true};
   };
+  S.Withheld = [&](unsigned U) { return U == T && Held; };
   S.runToQuiescence();
   if (!Use.Found)
     return;
   const Task &Late = P.Tasks[S.programTask(T)], &Early = P.Tasks[S.programTask(Use.Task)];
   const Op &UseOp = Early.Ops[Use.Op];
-  const Op &Pending = S.nextOp(T);
+  const Op &Pending = *std::find_if(Late.Ops.begin(), Late.Ops.end(),
+                                    [&](const Op &O) { return O.Loc == HeldAt; });
   const std::string &A = P.Resources[Before].Name, &B = P.Resources[After].Name;
   Diag D{Check::Race, UseOp.Loc,
          "race: task " + quote(Early.Name) + " may use " + quote(B) + " (" +
@@ -75,16 +85,17 @@ void phaseOrder(const Program &P, const Kernel &K, const KernelPlan &Plan,
              RunName + ")",
          {}};
   note(D, Pending.Loc,
-       "task " + quote(Late.Name) + " has not yet run this last " +
-           opKindName(Pending.Kind) + " of " + quote(A) + " (" +
-           where(Pending, S.cursor(T).It) + ")");
+       "a thread of task " + quote(Late.Name) + " may still be before this last " +
+           opKindName(Pending.Kind) + " of " + quote(A) + " (" + where(Pending, HeldIt) +
+           "); the task's other threads do not wait for it");
   note(D, G.Loc,
        quote(A) + " and " + quote(B) + " share shared memory here, " + quote(A) +
            " first");
   note(D, UseOp.Loc,
        "order them: make " + quote(Early.Name) + " wait, before its first use of " +
-           quote(B) + ", for a stage " + quote(Late.Name) +
-           " hands over after its last use of " + quote(A));
+           quote(B) + ", for a stage that every thread of " + quote(Late.Name) +
+           " hands over after its last use of " + quote(A) +
+           (Early.Name == Late.Name ? " (a stage of another task that needs it)" : ""));
   Out.push_back({"race:" + std::to_string(Before) + ":" + std::to_string(After) + ":" +
                      std::to_string(UseOp.Loc),
                  std::move(D)});

@@ -74,6 +74,9 @@ public:
   /// accepts never runs it, and OnExecute sees every op that runs.
   std::function<bool(unsigned T, const Op &Next)> Frozen;
   std::function<void(unsigned T, unsigned OpIndex, uint64_t It)> OnExecute;
+  /// Task T's commits and releases credit no one (one of its threads
+  /// stopped; the others run on). Consulted after OnExecute.
+  std::function<bool(unsigned T)> Withheld;
   /// Runs until no task can move, reporting nothing.
   void runToQuiescence();
   unsigned programTask(unsigned T) const { return Tasks[T]; }

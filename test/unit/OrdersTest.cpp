@@ -13,25 +13,35 @@ unsigned count(const DiagList &D, Check C) {
   return unsigned(std::count_if(D.begin(), D.end(), [&](const Diag &X) { return X.Group == C; }));
 }
 
+std::string dumpFirst(const DiagList &D) { return D.empty() ? "" : D[0].Message; }
+
 DiagList verify(Builder &B) {
   return verifyKernel(B.P, B.kernel(), planFor(B.P, B.kernel())).Diags;
 }
 
-/// AB tiles, then a staging phase filled by `mma` after its loop (ordered)
-/// or by an independent task (racy).
+/// AB tiles, then a staging phase filled by a task that waits for a stage
+/// `mma` commits after its loop (ordered), by `mma` itself after its loop
+/// (a race: its threads are not ordered with each other), or by an
+/// independent task (a race).
+enum class Filler { AfterHandover, SameTask, Independent };
 struct AliasKernel {
   Builder B;
-  unsigned Ab, St;
-  AliasKernel(bool Racy, std::optional<int64_t> Trips) {
+  unsigned Ab, St, Done;
+  AliasKernel(Filler F, std::optional<int64_t> Trips) {
     Ab = B.tma("AB", 2, 4096);
     St = B.resource("Staging", PipelineKind::AsyncAsync, 1, 4096);
+    Done = B.resource("Done", PipelineKind::AsyncAsync, 1, 64);
     B.task("load", 0, 1).produces(Ab).loop(Trips).fill(Ab);
     TaskRef Mma = B.task("mma", 1, 1);
     Mma.consumes(Ab).loop(Trips).drain(Ab);
-    if (!Racy)
+    if (F == Filler::AfterHandover) {
+      Mma.produces(Done).tail().fill(Done);
+      B.task("epi", 3, 1).consumes(Done).produces(St).head().drain(Done).fill(St);
+    } else if (F == Filler::SameTask) {
       Mma.produces(St).tail().fill(St);
-    else
+    } else {
       B.task("fill", 3, 1).produces(St).head().fill(St);
+    }
     B.task("store", 2, 1).consumes(St).head().drain(St);
     B.kernel().Aliases.push_back({{Ab, St}, 700});
   }
@@ -39,13 +49,21 @@ struct AliasKernel {
 
 TEST(Orders, PhasesInProgramOrderAreClean) {
   for (std::optional<int64_t> N : {std::optional<int64_t>(6), std::optional<int64_t>()}) {
-    AliasKernel K(false, N);
-    EXPECT_TRUE(verify(K.B).empty());
+    AliasKernel K(Filler::AfterHandover, N);
+    EXPECT_TRUE(verify(K.B).empty()) << dumpFirst(verify(K.B));
   }
 }
 
+TEST(Orders, SameTaskAfterItsLoopIsARace) {
+  // One thread may still read AB when another acquires and writes Staging.
+  AliasKernel K(Filler::SameTask, 4);
+  DiagList D = verify(K.B);
+  ASSERT_EQ(count(D, Check::Race), 1u);
+  EXPECT_NE(D[0].Message.find("task 'mma' may use 'Staging'"), std::string::npos) << D[0].Message;
+}
+
 TEST(Orders, UnorderedPhaseIsARaceAtTheEarlyUse) {
-  AliasKernel K(true, std::nullopt);
+  AliasKernel K(Filler::Independent, std::nullopt);
   DiagList D = verify(K.B);
   ASSERT_EQ(count(D, Check::Race), 1u);
   const Diag &R = *std::find_if(D.begin(), D.end(), [](const Diag &X) { return X.Group == Check::Race; });
@@ -57,7 +75,7 @@ TEST(Orders, UnorderedPhaseIsARaceAtTheEarlyUse) {
 }
 
 TEST(Orders, PhasesDeclaredInTheWrongOrderRace) {
-  AliasKernel K(false, 3);
+  AliasKernel K(Filler::AfterHandover, 3);
   std::swap(K.B.kernel().Aliases[0].Phases[0], K.B.kernel().Aliases[0].Phases[1]);
   EXPECT_EQ(count(verify(K.B), Check::Race), 1u);
 }

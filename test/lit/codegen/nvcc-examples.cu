@@ -21,3 +21,7 @@
 // STORE: cp.async.bulk.commit_group
 // STORE: cp.async.bulk.wait_group.read 0
 // STORE: mbarrier.arrive
+// The GPU regression test for PDL and alias groups verifies clean and its
+// emission compiles.
+// RUN: %ts_device -fsyntax-only -Werror %src/test/gpu/pdl_alias.cu -Xclang -plugin-arg-ts -Xclang -emit=%t.pdl.cu
+// RUN: %nvcc -O3 -c %t.pdl.cu -o %t.pdl.o

@@ -63,6 +63,14 @@ std::optional<APValue> Extractor::evaluate(const Expr *E, const char *What) {
   return R.Val;
 }
 
+bool Extractor::firstTime(std::map<std::string, SourceLocation> &Given,
+                          const std::string &What, SourceLocation L) {
+  auto [It, New] = Given.insert({What, L});
+  if (!New)
+    error(L, What + " is given twice", "keep one; the first is here", It->second);
+  return New;
+}
+
 std::optional<unsigned> Extractor::resourceOf(QualType T, SourceLocation Loc) {
   const CXXRecordDecl *RD = T.isNull() ? nullptr : T->getAsCXXRecordDecl();
   if (RD) {

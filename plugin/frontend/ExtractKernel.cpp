@@ -112,6 +112,12 @@ void Extractor::kernel(const SeenAttr &A) {
           "declare it at namespace scope");
     Ok = false;
   }
+  if (const auto *LB = FD->getAttr<CUDALaunchBoundsAttr>()) {
+    error(LB->getLocation(), "ts::kernel '" + K.Name + "' has its own __launch_bounds__",
+          "remove it: libts derives __launch_bounds__(threads, 1) from the tasks' warps "
+          "(ts::kernel_traits<" + K.Name + ">::threads)");
+    Ok = false;
+  }
   if (FD->isVariadic()) {
     error(FD->getLocation(), "ts::kernel '" + K.Name + "' is variadic",
           "a __global__ function takes a fixed parameter list");
@@ -172,6 +178,7 @@ void Extractor::kernel(const SeenAttr &A) {
   KS.Trailing = exceptionSpec(Ctx, FD);
 
   std::vector<const ParmVarDecl *> KParams(FD->param_begin(), FD->param_end());
+  std::map<std::string, SourceLocation> KernelGiven;
   for (const SeenArg &Arg : A.Args) {
     const Expr *E = Arg.E;
     SourceLocation L = Arg.Loc;
@@ -260,6 +267,8 @@ void Extractor::kernel(const SeenAttr &A) {
       if (From && To)
         K.DeclaredEdges.push_back({*From, *To, toHandle(L)});
     } else if (tsRecord(Ty, "smem_capacity_t")) {
+      if (!firstTime(KernelGiven, "ts::smem_capacity", L))
+        continue;
       if (auto V = evaluate(E, "ts::smem_capacity")) {
         if (field(*V, 0) <= 0)
           error(L, "ts::smem_capacity must be positive", "give the target's bytes per block");

@@ -33,6 +33,8 @@ void Extractor::resource(const SeenAttr &A) {
   }
   R.Loc = toHandle(RD->getLocation());
   bool HaveKind = false, HaveTx = false;
+  std::map<std::string, SourceLocation> Given;
+  bool KindBad = false; // reported; nothing else about the kind is checked
   for (const Expr *E : exprArgs(A, "ts::resource")) {
     QualType T = E->getType().getCanonicalType().getUnqualifiedType();
     SourceLocation L = E->getExprLoc();
@@ -41,14 +43,22 @@ void Extractor::resource(const SeenAttr &A) {
       auto V = evaluate(E, "ts::resource");
       if (!V)
         continue;
-      if (HaveKind)
-        error(L, "resource kind given twice", "keep one of ts::gmem, ts::async_async, ts::tma_async");
       HaveKind = true;
       int64_t K = V->getInt().getExtValue();
+      if (K < 0 || K > 2) {
+        error(L, std::to_string(K) + " is not a ts::pipeline_kind",
+              "use ts::gmem, ts::async_async or ts::tma_async");
+        KindBad = true;
+        continue;
+      }
+      if (!firstTime(Given, "the resource kind", L))
+        continue;
       R.Kind = K == 2 ? PipelineKind::TmaAsync
                : K == 1 ? PipelineKind::AsyncAsync
                         : PipelineKind::Gmem;
     } else if (tsRecord(T, "stages_t")) {
+      if (!firstTime(Given, "ts::stages", L))
+        continue;
       if (auto V = evaluate(E, "ts::stages")) {
         int64_t N = field(*V, 0);
         if (N < 1 || N > 64)
@@ -58,6 +68,8 @@ void Extractor::resource(const SeenAttr &A) {
           R.Stages = unsigned(N);
       }
     } else if (tsRecord(T, "tx_bytes_t")) {
+      if (!firstTime(Given, "ts::tx_bytes", L))
+        continue;
       if (auto V = evaluate(E, "ts::tx_bytes")) {
         HaveTx = true;
         R.TxBytes = uint64_t(std::max<int64_t>(0, field(*V, 0)));
@@ -65,6 +77,8 @@ void Extractor::resource(const SeenAttr &A) {
           error(L, "ts::tx_bytes must be positive", "give the bytes one stage's TMA copies deliver");
       }
     } else if (tsRecord(T, "align_t")) {
+      if (!firstTime(Given, "ts::align", L))
+        continue;
       if (auto V = evaluate(E, "ts::align")) {
         int64_t N = field(*V, 0);
         if (N < 16 || (N & (N - 1)))
@@ -74,13 +88,16 @@ void Extractor::resource(const SeenAttr &A) {
           R.Align = unsigned(N);
       }
     } else if (tsRecord(T, "swizzled_t")) {
-      R.Swizzled = true;
+      if (firstTime(Given, "ts::swizzled", L))
+        R.Swizzled = true;
     } else {
       error(L, "unexpected argument to [[ts::resource]]",
             "expected ts::gmem, ts::async_async or ts::tma_async, ts::stages(N), "
             "ts::tx_bytes(B), ts::align(B) or ts::swizzled");
     }
   }
+  if (KindBad)
+    return;
   if (!HaveKind)
     error(A.Range.getBegin(), "[[ts::resource]] needs a kind",
           "add ts::gmem, ts::async_async or ts::tma_async");

@@ -30,9 +30,18 @@ void Extractor::task(const SeenAttr &A) {
   T.Name = FD->getNameAsString();
   T.Loc = toHandle(FD->getLocation());
   bool HaveWarps = false;
+  std::map<std::string, SourceLocation> Given;
   for (const Expr *E : exprArgs(A, "ts::task")) {
     QualType Ty = E->getType();
     SourceLocation L = E->getExprLoc();
+    const char *Key = tsRecord(Ty, "warps_t") ? "ts::warps"
+                      : tsRecord(Ty, "regs_t") ? "ts::regs"
+                      : tsRecord(Ty, "cta_t")  ? "ts::cta"
+                                               : nullptr;
+    if (Key && !firstTime(Given, Key, L)) {
+      HaveWarps |= tsRecord(Ty, "warps_t") != nullptr;
+      continue;
+    }
     if (tsRecord(Ty, "warps_t")) {
       HaveWarps = true; // reported below if malformed, never as missing
       if (auto V = evaluate(E, "ts::warps")) {

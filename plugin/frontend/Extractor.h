@@ -37,6 +37,10 @@ private:
   /// for other arguments.
   bool kernelOption(const clang::Expr *E, clang::SourceLocation L, Kernel &K);
   void aliasOption(clang::QualType Ty, clang::SourceLocation L, Kernel &K);
+  /// False (after an error at L) when `What` was already given in this
+  /// attribute: every argument is used once or rejected, never overridden.
+  bool firstTime(std::map<std::string, clang::SourceLocation> &Given,
+                 const std::string &What, clang::SourceLocation L);
   void error(clang::SourceLocation L, std::string Msg, std::string Note,
              clang::SourceLocation NoteLoc = clang::SourceLocation());
   std::string qualified(const clang::NamedDecl *D) const;

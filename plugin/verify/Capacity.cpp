@@ -26,6 +26,14 @@ void checkCapacity(const Program &P, const Kernel &K, const KernelPlan &Plan,
              std::to_string(RL.Align) + ")");
   }
 
+  // Launch sizes are 32-bit: past that no -W flag can make a kernel.
+  if (L.DynamicBytes > UINT32_MAX) {
+    Diag &D = report(Out, Check::Syntax, K.Loc,
+                     "kernel " + quote(K.Name) + " needs " + std::to_string(L.DynamicBytes) +
+                         " bytes of shared memory, more than a launch can request");
+    note(D, K.Loc, "dynamic shared memory is a 32-bit launch parameter; use fewer or "
+                   "smaller stages");
+  }
   if (L.DynamicBytes <= K.SmemCapacity)
     return;
   Diag &D = report(Out, Check::Capacity, K.Loc,

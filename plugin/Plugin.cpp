@@ -136,7 +136,8 @@ public:
     if (!O.Emit.empty()) {
       const SourceManager &SM = Ctx.getSourceManager();
       std::string Text = Generated ? SM.getBufferData(SM.getMainFileID()).str()
-                                   : rewriteMainFile(Ctx, A, CI.getPreprocessorOpts().Macros);
+                                   : rewriteMainFile(Ctx, A, CI.getPreprocessorOpts().Macros,
+                                                     CI.getPreprocessorOpts().Includes);
       if (!Text.empty())
         writeFile(Ctx.getDiagnostics(), O.Emit, Text);
     }

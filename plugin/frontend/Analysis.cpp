@@ -80,7 +80,8 @@ static std::string restateMacros(
 
 std::string
 rewriteMainFile(ASTContext &Ctx, const Analysis &A,
-                const std::vector<std::pair<std::string, bool>> &Macros) {
+                const std::vector<std::pair<std::string, bool>> &Macros,
+                const std::vector<std::string> &Includes) {
   if (A.Errors || A.X.P.Kernels.empty())
     return "";
   const SourceManager &SM = Ctx.getSourceManager();
@@ -121,8 +122,12 @@ rewriteMainFile(ASTContext &Ctx, const Analysis &A,
   // Restating -D/-U makes the emitted file self-contained: compiling it
   // with different values is an incompatible redefinition, not a kernel
   // silently laid out for other shapes.
-  std::string Out = "#define __LIBTS_GENERATED__ 1\n" + restateMacros(Macros) +
-                    "#line 1 " + quoted(Name) + "\n";
+  std::string Out = "#define __LIBTS_GENERATED__ 1\n" + restateMacros(Macros);
+  // The clang driver's own CUDA wrapper header is not the user's.
+  for (const std::string &Inc : Includes)
+    if (!llvm::StringRef(Inc).starts_with("__clang_"))
+      Out += "#include " + quoted(Inc) + "\n";
+  Out += "#line 1 " + quoted(Name) + "\n";
   unsigned Pos = 0;
   for (const auto &[Off, Str] : Inserts) {
     Out += Text.substr(Pos, Off - Pos).str();

@@ -36,10 +36,12 @@ Analysis analyze(clang::ASTContext &Ctx, bool GeneratedMode,
 /// The rewritten main file (see docs/generated-code.md), or "" when the
 /// analysis has errors or nothing to generate. `Macros` are the command
 /// line's -D/-U (clang's PreprocessorOptions form: "N=V", isUndef); the
-/// rewrite restates them, since its layout was computed under them.
+/// rewrite restates them, since its layout was computed under them, and
+/// the -include files, without which it would not compile on its own.
 std::string
 rewriteMainFile(clang::ASTContext &Ctx, const Analysis &A,
-                const std::vector<std::pair<std::string, bool>> &Macros);
+                const std::vector<std::pair<std::string, bool>> &Macros,
+                const std::vector<std::string> &Includes);
 
 } // namespace ts
 

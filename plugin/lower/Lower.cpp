@@ -64,7 +64,10 @@ public:
     unsigned Threads = Plan.Threads;
     if (!InScope)
       OS << openScopes(KS.Scopes) << (KS.Scopes.empty() ? "" : "\n");
-    OS << "__global__ void __launch_bounds__(" << Threads << ", 1) " << KS.Name
+    // Attribute spellings, not the CUDA headers' macros: preprocessed input
+    // (-save-temps) has no macros left.
+    OS << "__attribute__((global)) void __attribute__((launch_bounds(" << Threads << ", 1))) "
+       << KS.Name
        << "(" << KS.ParamsText << ")" << KS.Trailing << " {\n";
     prologue();
     branches();
@@ -89,7 +92,8 @@ private:
       OS << "  const unsigned ts_warp = ::ts::detail::warp_index();\n";
       return;
     }
-    OS << "  extern __shared__ __align__(16) unsigned char ts_smem_raw[];\n"
+    OS << "  extern __attribute__((shared)) __attribute__((aligned(16))) unsigned char "
+          "ts_smem_raw[];\n"
        << "  unsigned char *const ts_smem = ::ts::detail::align_base<"
        << L.BaseAlign << ">(ts_smem_raw);\n"
        << "  const unsigned ts_warp = ::ts::detail::warp_index();\n"

@@ -45,7 +45,7 @@ TEST(Lower, BarrierInitUsesDerivedCounts) {
   // Full: one TMA producer task; empty: 128 consumer threads.
   EXPECT_NE(S.find("init_barriers(reinterpret_cast<::uint64_t *>(ts_smem + 12288), 3u, 1u); // Tiles.full"), std::string::npos) << S;
   EXPECT_NE(S.find("init_barriers(reinterpret_cast<::uint64_t *>(ts_smem + 12312), 3u, 128u); // Tiles.empty"), std::string::npos) << S;
-  EXPECT_NE(S.find("__global__ void __launch_bounds__(256, 1) copy(const Params p) {"), std::string::npos);
+  EXPECT_NE(S.find("__attribute__((global)) void __attribute__((launch_bounds(256, 1))) copy(const Params p) {"), std::string::npos);
 }
 
 TEST(Lower, SetmaxnregOpensEachRegisterRegion) {

@@ -37,8 +37,8 @@ __device__ void store(const Params &p, ts::consumer<Tiles> tiles, ts::producer<O
 [[ts::kernel(load, store)]] __global__ void copy(const Params p);
 
 // CHECK:      #line 1 "{{.*}}tma-copy.cu (libts generated)"
-// CHECK:      __global__ void __launch_bounds__(256, 1) copy(const Params p) {
-// CHECK-NEXT:   extern __shared__ __align__(16) unsigned char ts_smem_raw[];
+// CHECK:      __attribute__((global)) void __attribute__((launch_bounds(256, 1))) copy(const Params p) {
+// CHECK-NEXT:   extern __attribute__((shared)) __attribute__((aligned(16))) unsigned char ts_smem_raw[];
 // CHECK-NEXT:   unsigned char *const ts_smem = ::ts::detail::align_base<128>(ts_smem_raw);
 // CHECK-NEXT:   const unsigned ts_warp = ::ts::detail::warp_index();
 // CHECK-NEXT:   if (::threadIdx.x == 0) {

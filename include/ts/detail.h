@@ -132,6 +132,25 @@ __device__ __forceinline__ void arrive_expect_tx(uint64_t *bar, unsigned bytes) 
                                              cuda::ptx::space_shared, bar, bytes);
 }
 
+/// The type of parameter I of a task, without reference or const: the
+/// generated call builds each handle as the task declares it, so it never
+/// names the resource (which may be private, shadowed or spelled by a macro).
+template <unsigned I, class T, class... Rest> struct nth {
+  using type = typename nth<I - 1, Rest...>::type;
+};
+template <class T, class... Rest> struct nth<0, T, Rest...> {
+  using type = T;
+};
+template <class T> struct bare { using type = T; };
+template <class T> struct bare<T &> : bare<T> {};
+template <class T> struct bare<T &&> : bare<T> {};
+template <class T> struct bare<const T> : bare<T> {};
+template <class F, unsigned I> struct param;
+template <class R, class... A, unsigned I> struct param<R (*)(A...), I> {
+  using type = typename bare<typename nth<I, A...>::type>::type;
+};
+template <class F, unsigned I> using param_t = typename param<F, I>::type;
+
 } // namespace detail
 } // namespace ts
 

@@ -175,6 +175,16 @@ void Extractor::kernel(const SeenAttr &A) {
   for (size_t I = 0; I < Params.size(); ++I)
     KS.ParamsText += (I ? ", " : "") + Params[I];
   KS.Scopes = scopesOf(FD);
+  KS.Address = "&" + K.QualifiedName;
+  // An overloaded name needs its type to name the one function.
+  unsigned Functions = 0;
+  for (const NamedDecl *ND : FD->getDeclContext()->getRedeclContext()->lookup(FD->getDeclName()))
+    Functions += isa<FunctionDecl>(ND) || isa<FunctionTemplateDecl>(ND);
+  if (Functions > 1)
+    KS.Address = "static_cast<" +
+                 TypeName::getFullyQualifiedName(Ctx.getPointerType(FD->getType()), Ctx,
+                                                 Ctx.getPrintingPolicy(), true) +
+                 ">(" + KS.Address + ")";
   KS.Trailing = exceptionSpec(Ctx, FD);
 
   std::vector<const ParmVarDecl *> KParams(FD->param_begin(), FD->param_end());

@@ -43,7 +43,8 @@ static const char *kindSpelling(PipelineKind K) {
 std::string kernelTraits(const KernelPlan &Plan, const KernelSource &KS) {
   std::ostringstream OS;
   OS << " " << closeScopes(KS.Scopes) << (KS.Scopes.empty() ? "" : " ")
-     << "namespace ts { template <> struct kernel_traits<&" << KS.QualifiedName
+     << "namespace ts { template <> struct kernel_traits<"
+     << (KS.Address.empty() ? "&" + KS.QualifiedName : KS.Address)
      << "> { static constexpr unsigned smem_bytes = " << Plan.Layout.DynamicBytes
      << "u; static constexpr unsigned threads = " << Plan.Threads << "u;"
      << (Plan.Pdl ? " static constexpr bool pdl = true;" : "") << " }; }";
@@ -176,15 +177,15 @@ private:
       OS << In << "// " << T.Name << "\n";
     }
     std::vector<std::string> Args, Drains;
-    for (const TaskParam &TP : T.Params) {
+    for (size_t I = 0; I < T.Params.size(); ++I) {
+      const TaskParam &TP = T.Params[I];
       if (TP.K == TaskParam::Kind::Value) {
         Args.push_back(TP.Name);
         continue;
       }
-      const Resource &Res = P.Resources[TP.Resource];
-      std::string Handle = std::string("::ts::") +
-                           (TP.R == Role::Producer ? "producer<" : "consumer<") +
-                           Res.TypeName + ">";
+      // The handle type as the task declares it: no resource name to spell.
+      std::string Handle = "::ts::detail::param_t<decltype(&" + Tasks[TI].QualifiedName +
+                           "), " + std::to_string(I) + ">";
       const ResourceLayout *RL = L.find(TP.Resource);
       if (!RL) {
         Args.push_back(Handle + "()");

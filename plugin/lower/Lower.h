@@ -19,6 +19,9 @@ namespace ts {
 struct KernelSource {
   std::string Name;          ///< Unqualified name.
   std::string QualifiedName; ///< "::ns::name", for kernel_traits.
+  /// The kernel's address as a template argument: "&::ns::name", or a
+  /// static_cast to its pointer type when the name is overloaded.
+  std::string Address;
   std::string ParamsText;    ///< "const __grid_constant__ Params p".
   std::vector<std::string> ParamNames;
   std::string Trailing; ///< " noexcept", repeated after the parameters.

@@ -104,8 +104,8 @@ TEST(Lower, BranchesInWarpOrderWithCursorsAndDrain) {
   ASSERT_NE(Load, std::string::npos) << S;
   EXPECT_LT(Store, Load);
   // Consumers wait for parity 0, producers for parity 1 (the phase "before").
-  EXPECT_NE(S.find("cursor ts_cons_0{0u, 0u};\n    ::store(::ts::consumer<::Tiles>(ts_pipe_0, ts_cons_0), ::ts::producer<::Out>());"), std::string::npos) << S;
-  EXPECT_NE(S.find("cursor ts_prod_0{0u, 1u};\n      ::load(::ts::producer<::Tiles>(ts_pipe_0, ts_prod_0, ts_warp == 4u));\n      ::ts::detail::producer_drain(ts_pipe_0, ts_prod_0);"), std::string::npos) << S;
+  EXPECT_NE(S.find("cursor ts_cons_0{0u, 0u};\n    ::store(::ts::detail::param_t<decltype(&::store), 0>(ts_pipe_0, ts_cons_0), ::ts::detail::param_t<decltype(&::store), 1>());"), std::string::npos) << S;
+  EXPECT_NE(S.find("cursor ts_prod_0{0u, 1u};\n      ::load(::ts::detail::param_t<decltype(&::load), 0>(ts_pipe_0, ts_prod_0, ts_warp == 4u));\n      ::ts::detail::producer_drain(ts_pipe_0, ts_prod_0);"), std::string::npos) << S;
   // The padding task gets no branch of its own.
   EXPECT_EQ(S.find("__ts_padding"), std::string::npos);
 }

@@ -22,7 +22,7 @@ __device__ void fill(const Params &p, ts::producer<Out>) {
 // CHECK-NEXT: __attribute__((global)) void __attribute__((launch_bounds(64, 1))) fill_kernel(const Params p) {
 // CHECK-NEXT:   const unsigned ts_warp = ::ts::detail::warp_index();
 // CHECK-NEXT:   if (ts_warp < 2u) { // fill
-// CHECK-NEXT:     ::app::fill(p, ::ts::producer<::app::Out>());
+// CHECK-NEXT:     ::app::fill(p, ::ts::detail::param_t<decltype(&::app::fill), 1>());
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
 // CHECK-NEXT: #line {{[0-9]+}} "{{.*}}namespaces.cu"

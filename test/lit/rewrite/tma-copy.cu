@@ -55,14 +55,14 @@ __device__ void store(const Params &p, ts::consumer<Tiles> tiles, ts::producer<O
 // CHECK-NEXT:     ::ts::detail::setmaxnreg_dec<232>();
 // CHECK-NEXT:     // store
 // CHECK-NEXT:     ::ts::detail::cursor ts_cons_0{0u, 0u};
-// CHECK-NEXT:     ::store(p, ::ts::consumer<::Tiles>(ts_pipe_0, ts_cons_0), ::ts::producer<::Out>());
+// CHECK-NEXT:     ::store(p, ::ts::detail::param_t<decltype(&::store), 1>(ts_pipe_0, ts_cons_0), ::ts::detail::param_t<decltype(&::store), 2>());
 // CHECK-NEXT:   }
 // The padding warps 5-7 enter the region, lower their budget, and leave.
 // CHECK-NEXT:   else if (ts_warp >= 4u && ts_warp < 8u) { // warps [4, 8): 40 registers
 // CHECK-NEXT:     ::ts::detail::setmaxnreg_dec<40>();
 // CHECK-NEXT:     if (ts_warp >= 4u && ts_warp < 5u) { // load
 // CHECK-NEXT:       ::ts::detail::cursor ts_prod_0{0u, 1u};
-// CHECK-NEXT:       ::load(p, ::ts::producer<::Tiles>(ts_pipe_0, ts_prod_0, ts_warp == 4u));
+// CHECK-NEXT:       ::load(p, ::ts::detail::param_t<decltype(&::load), 1>(ts_pipe_0, ts_prod_0, ts_warp == 4u));
 // CHECK-NEXT:       ::ts::detail::producer_drain(ts_pipe_0, ts_prod_0);
 // CHECK-NEXT:     }
 // CHECK-NEXT:   }

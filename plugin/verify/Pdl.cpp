@@ -58,8 +58,7 @@ void checkPdlWaits(const Program &P, const Kernel &K, DiagList &Out) {
            quote(Res.Name) + " is declared grid-dependent here");
       note(D, None ? T.Loc : At,
            "call ts::pdl_wait() at the start of " + quote(T.Name) +
-               (K.PdlWaited ? "" : ", or mark the kernel ts::pdl_waited if it waits "
-                                   "outside the schedule"));
+               ", or mark the kernel ts::pdl_waited if it waits outside the schedule");
     }
   }
 }

@@ -1,0 +1,90 @@
+// Host-side TMA descriptors (CUtensorMap) without linking the driver
+// library: cuTensorMapEncodeTiled is looked up once through the runtime's
+// driver entry point (cudaGetDriverEntryPointByVersion), as
+// examples/tma_copy.cu does.
+//
+//   CUtensorMap a;
+//   cudaError_t e = ts::tensor_map::kmajor_bf16_sw128(&a, A, M, K, 128);
+//
+// gives the map a TMA load of a 128 x 64 bf16 box of the row-major M x K
+// matrix A uses (ts::tma::load_2d(dst, &a, k0, m0, bar), innermost
+// coordinate first); the box lands in shared memory 128-byte swizzled, the
+// layout ts::wgmma::make_desc_sw128 describes. Pass maps to kernels as
+// __grid_constant__ parameters (or copy them to global/constant memory).
+#ifndef LIBTS_TENSOR_MAP_H
+#define LIBTS_TENSOR_MAP_H
+
+#include <cstdint>
+
+#include <cuda.h>         // CUtensorMap and its enums (types only)
+#include <cudaTypedefs.h> // PFN_cuTensorMapEncodeTiled
+#include <cuda_runtime.h>
+
+namespace ts {
+namespace tensor_map {
+
+/// The driver's cuTensorMapEncodeTiled, found once per process; null (and
+/// the runtime's error) if the driver has none.
+inline PFN_cuTensorMapEncodeTiled_v12000 encode_tiled_fn(cudaError_t *err = nullptr) {
+  struct lookup {
+    PFN_cuTensorMapEncodeTiled_v12000 fn = nullptr;
+    cudaError_t err = cudaSuccess;
+    lookup() {
+      void *p = nullptr;
+      cudaDriverEntryPointQueryResult q;
+      err = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000,
+                                             cudaEnableDefault, &q);
+      if (err == cudaSuccess && (q != cudaDriverEntryPointSuccess || !p))
+        err = cudaErrorNotSupported;
+      if (err == cudaSuccess)
+        fn = reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(p);
+    }
+  };
+  static const lookup l; // thread-safe one-time initialization
+  if (err)
+    *err = l.err;
+  return l.fn;
+}
+
+/// A 2D tiled map of a row-major matrix: `rows` x `cols` elements of
+/// `elem_bytes` bytes, `row_stride` bytes between rows, a box of
+/// `box_cols` x `box_rows` elements. TMA requires a 16-byte aligned base,
+/// a row stride that is a multiple of 16 and, with 128-byte swizzle, a box
+/// row of at most 128 bytes. Returns cudaErrorInvalidValue when the driver
+/// rejects the arguments.
+inline cudaError_t encode_2d(CUtensorMap *map, CUtensorMapDataType type, unsigned elem_bytes,
+                             const void *base, uint64_t rows, uint64_t cols, uint64_t row_stride,
+                             uint32_t box_rows, uint32_t box_cols, CUtensorMapSwizzle swizzle,
+                             CUtensorMapL2promotion promotion = CU_TENSOR_MAP_L2_PROMOTION_L2_256B) {
+  cudaError_t err;
+  const PFN_cuTensorMapEncodeTiled_v12000 fn = encode_tiled_fn(&err);
+  if (!fn)
+    return err;
+  if (reinterpret_cast<uintptr_t>(base) % 16 != 0 || row_stride % 16 != 0 ||
+      (swizzle == CU_TENSOR_MAP_SWIZZLE_128B && box_cols * elem_bytes > 128))
+    return cudaErrorInvalidValue;
+  const cuuint64_t dims[2] = {cuuint64_t(cols), cuuint64_t(rows)};
+  const cuuint64_t strides[1] = {cuuint64_t(row_stride)};
+  const cuuint32_t box[2] = {box_cols, box_rows};
+  const cuuint32_t elem_strides[2] = {1, 1};
+  const CUresult r = fn(map, type, 2, const_cast<void *>(base), dims, strides, box, elem_strides,
+                        CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, promotion,
+                        CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
+}
+
+/// K-major bf16 operand tile for wgmma: the row-major `rows` x `k` matrix
+/// (K contiguous), box = `box_rows` rows x 64 elements of K (128 bytes, one
+/// 128-byte swizzle atom wide), 128-byte swizzle. A box occupies
+/// box_rows * 128 bytes of shared memory; its destination must be 1024-byte
+/// aligned.
+inline cudaError_t kmajor_bf16_sw128(CUtensorMap *map, const void *base, uint64_t rows,
+                                     uint64_t k, uint32_t box_rows) {
+  return encode_2d(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, base, rows, k, k * 2, box_rows, 64,
+                   CU_TENSOR_MAP_SWIZZLE_128B);
+}
+
+} // namespace tensor_map
+} // namespace ts
+
+#endif

@@ -92,7 +92,15 @@ bool writeFile(DiagnosticsEngine &DE, const std::string &Path, llvm::StringRef D
 
 class Consumer : public ASTConsumer {
 public:
-  Consumer(CompilerInstance &CI, Options O) : CI(CI), O(std::move(O)) {}
+  Consumer(CompilerInstance &CI, Options O, bool Inject)
+      : CI(CI), O(std::move(O)), Inject(Inject) {}
+
+  /// Runs after a precompiled header replaced the predefines and before the
+  /// main file is entered: the mark of generation must survive a -include-pch.
+  void Initialize(ASTContext &) override {
+    if (Inject)
+      markGeneration(CI.getPreprocessor());
+  }
 
   /// Runs before codegen sees each declaration (the plugin goes first):
   /// a definition must not carry our attributes into the object file.
@@ -184,6 +192,7 @@ private:
 
   CompilerInstance &CI;
   Options O;
+  bool Inject;
 };
 
 class Action : public PluginASTAction {
@@ -231,15 +240,15 @@ public:
                                                  llvm::StringRef) override {
     // A code-generating compile parses once: each kernel's definition is
     // parsed right after its declaration (frontend/Inject.h).
-    bool CodeGen = isCodeGenAction(CI.getFrontendOpts().ProgramAction);
-    if (CodeGen && !O.NoRewrite) {
+    bool Inject = isCodeGenAction(CI.getFrontendOpts().ProgramAction) && !O.NoRewrite;
+    if (Inject) {
       auto State = std::make_shared<InjectState>();
       State->Ctx = &CI.getASTContext();
       State->Policy = policyFor(CI, O);
       State->TripBound = O.TripBound;
       enableInjection(CI.getPreprocessor(), std::move(State));
     }
-    return std::make_unique<Consumer>(CI, O);
+    return std::make_unique<Consumer>(CI, O, Inject);
   }
 
 private:

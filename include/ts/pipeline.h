@@ -131,9 +131,9 @@ private:
 template <class R>
 class consumer {
 public:
-  __device__ __forceinline__ consumer() : pipe_(nullptr), cur_(nullptr) {}
+  __device__ __forceinline__ consumer() : pipe_(nullptr), cur_(nullptr), oldest_(0) {}
   __device__ __forceinline__ consumer(const detail::pipe &p, detail::cursor &c)
-      : pipe_(&p), cur_(&c) {}
+      : pipe_(&p), cur_(&c), oldest_(c.index) {}
 
   /// Waits until the next stage is full and returns it.
   __device__ __forceinline__ stage<R> wait() { return wait(token(false)); }
@@ -157,11 +157,23 @@ public:
   __device__ __forceinline__ void release(const stage<R> &s) {
     detail::wait_bulk_reads();
     detail::arrive(pipe_->empty + s.index());
+    oldest_ = s.index() + 1 == pipe_->stages ? 0 : s.index() + 1;
+  }
+
+  /// Hands back the oldest stage this task holds: the stage of an earlier
+  /// iteration that an asynchronous reader (a ts::wgmma MMA) kept, once a
+  /// wait_group saw that read complete. The verifier checks the order, so
+  /// the oldest is always the one after the last stage handed back.
+  __device__ __forceinline__ void release_oldest() {
+    detail::wait_bulk_reads();
+    detail::arrive(pipe_->empty + oldest_);
+    oldest_ = oldest_ + 1 == pipe_->stages ? 0 : oldest_ + 1;
   }
 
 private:
   const detail::pipe *pipe_;
   detail::cursor *cur_;
+  unsigned oldest_; ///< Slot of the oldest stage held (release order is verified).
 };
 
 } // namespace ts

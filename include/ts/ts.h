@@ -28,6 +28,7 @@
 #include "ts/pipeline.h"
 #include "ts/pdl.h"
 #include "ts/tma.h"
+#include "ts/wgmma.h"
 #include "ts/launch.h"
 
 #endif

@@ -110,7 +110,7 @@ rewriteMainFile(ASTContext &Ctx, const Analysis &A,
     const KernelPlan &Plan = A.Kernels[I].Plan;
     unsigned Semi = SM.getFileOffset(A.X.KernelSemi[I]);
     Inserts.push_back({Semi, kernelTraits(Plan, A.X.KernelSrc[I]) + "\n#line 1 " +
-                                 quoted(Name + " (libts generated)") + "\n" +
+                                 quoted("<libts generated: " + Name + ">") + "\n" +
                                  lowerKernel(A.X.P, K, Plan, A.X.KernelSrc[I], A.X.TaskSrc,
                                              /*InScope=*/true) +
                                  "#line " + std::to_string(SM.getLineNumber(Main, Semi)) +

@@ -15,8 +15,10 @@ namespace {
 constexpr const char *PragmaName = "__libts_generate";
 constexpr const char *BufferPrefix = "libts generated: ";
 
-/// The definition of the kernel declared at `Loc`, or "" when it has
-/// findings that are errors (reported once the file is parsed).
+/// The definition of the kernel declared at `Loc`. A kernel with findings
+/// that are errors (reported once the file is parsed) gets its traits only:
+/// host code that launches it still compiles, so the libts errors are the
+/// ones the user sees, not a missing kernel_traits.
 std::string definitionAt(const InjectState &St, SourceLocation Loc) {
   Analysis A = analyze(*St.Ctx, /*GeneratedMode=*/false, St.Policy, St.TripBound);
   if (!A.SyntaxOk)
@@ -26,7 +28,7 @@ std::string definitionAt(const InjectState &St, SourceLocation Loc) {
       continue;
     for (const Diag &D : A.Kernels[I].Verify.Diags)
       if (St.Policy.level(D.Group) == Level::Error)
-        return "";
+        return kernelTraits(A.Kernels[I].Plan, A.X.KernelSrc[I]);
     return definitionAfterDeclaration(A.X.P, A.X.P.Kernels[I], A.Kernels[I].Plan,
                                       A.X.KernelSrc[I], A.X.TaskSrc);
   }
@@ -65,8 +67,11 @@ private:
 } // namespace
 
 void enableInjection(Preprocessor &PP, std::shared_ptr<InjectState> State) {
-  PP.setPredefines(PP.getPredefines() + "#define __LIBTS_GENERATED__ 1\n");
   PP.AddPragmaHandler(new GenerateHandler(std::move(State)));
+}
+
+void markGeneration(Preprocessor &PP) {
+  PP.setPredefines(PP.getPredefines() + "#define __LIBTS_GENERATED__ 1\n");
 }
 
 bool injecting(Sema &S) {

@@ -28,10 +28,14 @@ struct InjectState {
   uint64_t TripBound = 64;
 };
 
-/// Turns generation on for this preprocessor: defines __LIBTS_GENERATED__
-/// (in the predefines, which is how generation is recognised) and adds the
-/// pragma handler. Call before the main file is entered.
+/// Adds the pragma handler that parses a kernel's definition.
 void enableInjection(clang::Preprocessor &PP, std::shared_ptr<InjectState> State);
+
+/// Turns generation on: defines __LIBTS_GENERATED__ in the predefines,
+/// which is how generation is recognised. Call after any precompiled
+/// header was loaded (it replaces the predefines) and before the main
+/// file is entered.
+void markGeneration(clang::Preprocessor &PP);
 
 /// Whether this compile generates kernels in the parse (enableInjection).
 bool injecting(clang::Sema &S);

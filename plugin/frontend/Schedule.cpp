@@ -3,6 +3,7 @@
 #include "frontend/DiagEmitter.h"
 #include "frontend/Position.h"
 #include "frontend/Vocabulary.h"
+#include "frontend/Wgmma.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
@@ -17,8 +18,8 @@ namespace {
 
 const char *PositionHint =
     "pipeline operations may stand only at the top level of the task body, "
-    "directly in the body of its ts::domain loop, or under 'if (i.first())' "
-    "/ 'if (i.last())' in that loop";
+    "directly in the body of its ts::domain loop, or under 'if (i.first())', "
+    "'if (i.last())' or their negations in that loop";
 
 std::optional<OpKind> opKindOf(StringRef Method, Role R) {
   if (R == Role::Producer) {
@@ -33,7 +34,7 @@ std::optional<OpKind> opKindOf(StringRef Method, Role R) {
       return OpKind::Wait;
     if (Method == "try_wait")
       return OpKind::TryWait;
-    if (Method == "release")
+    if (Method == "release" || Method == "release_oldest")
       return OpKind::Release;
   }
   return std::nullopt;
@@ -205,6 +206,7 @@ private:
   std::optional<Guard> asGuard(const IfStmt *If);
   void statement(const Stmt *S);
   bool pdlStatement(const Stmt *S);
+  bool mmaGroupStatement(const Stmt *S);
   void checkPdlPositions(const CompoundStmt *Body);
   void misplaced(const Stmt *Call, const CompoundStmt *Body, const std::string &What,
                  const char *Hint);
@@ -295,7 +297,12 @@ std::optional<Guard> Walker::asGuard(const IfStmt *If) {
   if (!If || If->getElse() || If->getInit() || If->getConditionVariable() ||
       If->isConsteval())
     return std::nullopt;
-  const auto *C = dyn_cast<CXXMemberCallExpr>(stripExpr(If->getCond()));
+  const Expr *Cond = stripExpr(If->getCond())->IgnoreParenImpCasts();
+  const auto *Not = dyn_cast<UnaryOperator>(Cond);
+  bool Negated = Not && Not->getOpcode() == UO_LNot;
+  if (Negated)
+    Cond = Not->getSubExpr();
+  const auto *C = dyn_cast<CXXMemberCallExpr>(stripExpr(Cond));
   if (!C || !C->getMethodDecl() || !C->getMethodDecl()->getIdentifier())
     return std::nullopt;
   const auto *DRE = dyn_cast_or_null<DeclRefExpr>(
@@ -304,9 +311,9 @@ std::optional<Guard> Walker::asGuard(const IfStmt *If) {
     return std::nullopt;
   StringRef M = C->getMethodDecl()->getName();
   if (M == "first")
-    return Guard::FirstIter;
+    return Negated ? Guard::NotFirstIter : Guard::FirstIter;
   if (M == "last")
-    return Guard::LastIter;
+    return Negated ? Guard::NotLastIter : Guard::LastIter;
   return std::nullopt;
 }
 
@@ -327,7 +334,7 @@ void Walker::recordDomain(const CXXForRangeStmt *FR) {
       V = Default;
       return;
     }
-    Text = sourceText(Ctx, Args[I]->getSourceRange());
+    Text = exprText(Ctx, Args[I]);
     Expr::EvalResult R;
     if (!Args[I]->isValueDependent() && Args[I]->EvaluateAsInt(R, Ctx))
       V = R.Val.getInt().getExtValue();
@@ -352,7 +359,7 @@ void Walker::recordDomain(const CXXForRangeStmt *FR) {
               return;
             }
           }
-        Sym = sourceText(Ctx, E->getSourceRange());
+        Sym = exprText(Ctx, E);
       };
   auto SplitArg = [&](unsigned I, std::string &Sym, int64_t &Off) {
     if (I < Args.size() && !isa<CXXDefaultArgExpr>(Args[I]))
@@ -407,6 +414,28 @@ bool Walker::pdlStatement(const Stmt *S) {
   return true;
 }
 
+/// `ts::wgmma::commit_group()` / `wait_group<N>()` as a statement: an op
+/// with no resource, anywhere a pipeline op may stand. Elsewhere (under a
+/// condition) it is not counted, so a release that needs it is reported.
+bool Walker::mmaGroupStatement(const Stmt *S) {
+  OpKind Kind = OpKind::Work;
+  unsigned Pending = 0;
+  const auto *E = dyn_cast<Expr>(S);
+  const CallExpr *C = E ? asMmaGroupCall(E, Kind, Pending) : nullptr;
+  if (!C)
+    return false;
+  ts::Op Rec;
+  Rec.Kind = Kind;
+  Rec.Pending = Pending;
+  Rec.Resource = ts::Op::NoResource;
+  Rec.Sec = Sec;
+  Rec.G = G;
+  Rec.Loc = toHandle(C->getExprLoc());
+  Rec.Text = sourceText(Ctx, C->getSourceRange());
+  T.Ops.push_back(std::move(Rec));
+  return true;
+}
+
 /// An op the walk did not accept: the error names what hides it.
 void Walker::misplaced(const Stmt *Call, const CompoundStmt *Body, const std::string &What,
                        const char *Hint) {
@@ -433,7 +462,7 @@ void Walker::checkPdlPositions(const CompoundStmt *Body) {
 }
 
 void Walker::statement(const Stmt *S) {
-  if (pdlStatement(S))
+  if (pdlStatement(S) || mmaGroupStatement(S))
     return;
   const VarDecl *Bound = nullptr;
   if (auto Op = statementOp(S, Bound)) {
@@ -463,6 +492,7 @@ void Walker::statement(const Stmt *S) {
   TmaLoads Loads(Stages, S);
   if (!Refs.Found.empty())
     Loads.TraverseStmt(const_cast<Stmt *>(S));
+  bool Mma = !Refs.Found.empty() && issuesMma(S);
   std::vector<const VarDecl *> Seen;
   for (auto &[V, Loc] : Refs.Found) {
     HandleParam H = Stages[V];
@@ -478,6 +508,7 @@ void Walker::statement(const Stmt *S) {
     Rec.Loc = toHandle(Loc);
     Rec.Text = "work";
     Rec.Stage = StageIds[V];
+    Rec.AsyncRead = Mma;
     for (auto [R, Always] : Loads.Found)
       if (R == H.Resource && H.R == Role::Producer)
         (Always ? Rec.TmaLoad : Rec.TmaLoadMaybeSkipped) = true;
@@ -485,8 +516,9 @@ void Walker::statement(const Stmt *S) {
   }
 }
 
-/// A pointer or reference initialised from a stage points into it: its
-/// later uses are uses of that stage, however they are spelled.
+/// A pointer or reference initialised from a stage points into it, and a
+/// ts::wgmma descriptor made from one describes it: their later uses are
+/// uses of that stage, however they are spelled.
 void Walker::deriveStages(const Stmt *S, const StageRefs &Refs) {
   const auto *DS = dyn_cast<DeclStmt>(S);
   if (!DS || Refs.Found.empty())
@@ -495,7 +527,8 @@ void Walker::deriveStages(const Stmt *S, const StageRefs &Refs) {
   for (const Decl *D : DS->decls()) {
     const auto *V = dyn_cast<VarDecl>(D);
     if (!V || !V->hasInit() ||
-        !(V->getType()->isPointerType() || V->getType()->isReferenceType()))
+        !(V->getType()->isPointerType() || V->getType()->isReferenceType() ||
+          isWgmmaValue(V->getInit())))
       continue;
     Stages[V] = Stages.at(From);
     StageIds[V] = StageIds.at(From);
@@ -536,6 +569,10 @@ void Walker::bindOperands(const OpCall &Op, const VarDecl *Bound, ts::Op &Rec) {
     return;
   case OpKind::Commit:
   case OpKind::Release: {
+    if (C->getMethodDecl()->getName() == "release_oldest") {
+      Rec.Oldest = true;
+      return;
+    }
     const VarDecl *V = C->getNumArgs() == 1 ? stageVar(C->getArg(0)) : nullptr;
     if (!V)
       return; // StageEscapes reports stages that do not come from an op.
@@ -555,6 +592,8 @@ void Walker::bindOperands(const OpCall &Op, const VarDecl *Bound, ts::Op &Rec) {
   case OpKind::Work:
   case OpKind::PdlWait:
   case OpKind::PdlLaunch:
+  case OpKind::MmaCommit:
+  case OpKind::MmaWait:
     return;
   }
 }

@@ -12,9 +12,9 @@ void SeverityPolicy::set(const std::string &Group, bool Enable, int Error) {
     if (Error >= 0)
       S.Error = Error;
     else
-      S.Enabled = Enable;
+      S.Enabled = Enable ? 1 : 0;
     if (Error == 1)
-      S.Enabled = true;
+      S.Enabled = 1;
   }
 }
 
@@ -44,7 +44,7 @@ Level SeverityPolicy::level(Check C) const {
   State S;
   if (auto It = States.find(C); It != States.end())
     S = It->second;
-  if (!S.Enabled)
+  if (S.Enabled == 0 || (S.Enabled == -1 && checkIsOffByDefault(C)))
     return Level::Ignored;
   bool Error = S.Error == 1 || (S.Error == -1 && checkIsErrorByDefault(C)) ||
                (S.Error == -1 && WarningsAsErrors);

@@ -28,7 +28,7 @@ public:
 
 private:
   struct State {
-    bool Enabled = true;
+    int Enabled = -1; ///< -1: default, 0: no, 1: yes.
     int Error = -1; ///< -1: default, 0: no, 1: yes.
   };
   void set(const std::string &Group, bool Enable, int Error);

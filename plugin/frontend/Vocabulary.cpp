@@ -88,4 +88,14 @@ std::string sourceText(const ASTContext &Ctx, SourceRange R) {
   return Lexer::getSourceText(CR, SM, Ctx.getLangOpts()).str();
 }
 
+std::string exprText(const ASTContext &Ctx, const Expr *E) {
+  std::string Text = sourceText(Ctx, E->getSourceRange());
+  if (!Text.empty())
+    return Text;
+  // Written inside a macro body: no file range, so print the expression.
+  llvm::raw_string_ostream OS(Text);
+  E->printPretty(OS, nullptr, PrintingPolicy(Ctx.getLangOpts()));
+  return OS.str();
+}
+
 } // namespace ts

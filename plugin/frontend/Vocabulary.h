@@ -35,6 +35,10 @@ const clang::Expr *stripExpr(const clang::Expr *E);
 /// Source text of a range, for reports and domain signatures.
 std::string sourceText(const clang::ASTContext &Ctx, clang::SourceRange R);
 
+/// Source text of an expression, or its printed form when it is written in
+/// a macro body (domain bounds must compare equal however they are spelled).
+std::string exprText(const clang::ASTContext &Ctx, const clang::Expr *E);
+
 } // namespace ts
 
 #endif

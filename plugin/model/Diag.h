@@ -42,6 +42,7 @@ struct CheckInfo {
   bool Error;          ///< Default severity.
   const char *Rule;    ///< One line, for the report and the docs.
   const char *Anchor;  ///< Section of docs/verifier.md.
+  bool Off = false;    ///< Reported only when enabled (-W<Flag>).
 };
 const std::vector<CheckInfo> &checkTable();
 const CheckInfo &checkInfo(Check C);
@@ -49,6 +50,7 @@ const CheckInfo &checkInfo(Check C);
 const char *checkFlag(Check C);
 /// Default severity: true for error, false for warning.
 bool checkIsErrorByDefault(Check C);
+bool checkIsOffByDefault(Check C);
 
 struct DiagNote {
   SourceHandle Loc = 0;

@@ -38,8 +38,60 @@ const char *opKindName(OpKind K) {
     return "pdl_wait";
   case OpKind::PdlLaunch:
     return "pdl_launch_dependents";
+  case OpKind::MmaCommit:
+    return "wgmma commit_group";
+  case OpKind::MmaWait:
+    return "wgmma wait_group";
   }
   return "?";
+}
+
+bool guardRuns(Guard G, uint64_t It, uint64_t Trips) {
+  switch (G) {
+  case Guard::Always:
+    return true;
+  case Guard::FirstIter:
+    return It == 0;
+  case Guard::LastIter:
+    return It + 1 == Trips;
+  case Guard::NotFirstIter:
+    return It != 0;
+  case Guard::NotLastIter:
+    return It + 1 != Trips;
+  }
+  return true;
+}
+
+const char *guardWords(Guard G) {
+  switch (G) {
+  case Guard::Always:
+    return "every iteration";
+  case Guard::FirstIter:
+    return "only on the first iteration";
+  case Guard::LastIter:
+    return "only on the last iteration";
+  case Guard::NotFirstIter:
+    return "on every iteration but the first";
+  case Guard::NotLastIter:
+    return "on every iteration but the last";
+  }
+  return "";
+}
+
+const char *guardName(Guard G) {
+  switch (G) {
+  case Guard::Always:
+    return "always";
+  case Guard::FirstIter:
+    return "first";
+  case Guard::LastIter:
+    return "last";
+  case Guard::NotFirstIter:
+    return "not first";
+  case Guard::NotLastIter:
+    return "not last";
+  }
+  return "";
 }
 
 std::optional<uint64_t> Domain::constantTrips() const {

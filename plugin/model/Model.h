@@ -52,6 +52,8 @@ enum class OpKind {
   Work, ///< A statement that touches a stage of the resource.
   PdlWait,   ///< ts::pdl_wait(): griddepcontrol.wait (no resource).
   PdlLaunch, ///< ts::pdl_launch_dependents(): griddepcontrol.launch_dependents.
+  MmaCommit, ///< ts::wgmma::commit_group(): closes the group of MMAs issued so far.
+  MmaWait,   ///< ts::wgmma::wait_group<N>(): all but the newest N groups are done.
 };
 
 const char *opKindName(OpKind K);
@@ -64,12 +66,27 @@ inline bool isConsumerOp(OpKind K) {
 inline bool isPdlOp(OpKind K) {
   return K == OpKind::PdlWait || K == OpKind::PdlLaunch;
 }
+inline bool isMmaGroupOp(OpKind K) {
+  return K == OpKind::MmaCommit || K == OpKind::MmaWait;
+}
 
 /// Where an op sits relative to the task's one domain loop.
 enum class Section { Head, Loop, Tail };
 
-/// Guard on loop ops (reference: LoopGuard).
-enum class Guard { Always, FirstIter, LastIter };
+/// Guard on loop ops (reference: LoopGuard): `if (i.first())`,
+/// `if (i.last())` and their negations.
+enum class Guard { Always, FirstIter, LastIter, NotFirstIter, NotLastIter };
+
+/// Whether an op under G runs on iteration It of Trips.
+bool guardRuns(Guard G, uint64_t It, uint64_t Trips);
+/// Whether it runs on iterations that are neither first nor last.
+inline bool runsInMiddle(Guard G) {
+  return G != Guard::FirstIter && G != Guard::LastIter;
+}
+/// "every iteration", "only on the first iteration", ...
+const char *guardWords(Guard G);
+/// "always", "first", "last", "not first", "not last".
+const char *guardName(Guard G);
 
 enum class Role { Producer, Consumer };
 
@@ -92,6 +109,13 @@ struct Op {
   /// Blocking ops: the index in Task::Ops of the try_ op whose token is
   /// passed, NoToken when none is, ForgedToken when it comes from elsewhere.
   int Token = NoToken;
+  /// Work that hands the stage to an asynchronous reader (a ts::wgmma MMA):
+  /// the stage is read until a wait_group sees the MMA's group complete.
+  bool AsyncRead = false;
+  /// release_oldest(): hands back the oldest stage the task holds.
+  bool Oldest = false;
+  /// MmaWait: how many of the newest groups may still be pending.
+  unsigned Pending = 0;
 
   static constexpr unsigned NoResource = ~0u;
   bool onResource() const { return Resource != NoResource; }

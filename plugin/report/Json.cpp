@@ -36,9 +36,6 @@ const char *sectionName(Section S) {
   return S == Section::Head ? "head" : S == Section::Loop ? "loop" : "tail";
 }
 
-const char *guardName(Guard G) {
-  return G == Guard::Always ? "always" : G == Guard::FirstIter ? "first" : "last";
-}
 
 } // namespace
 

@@ -28,7 +28,8 @@ std::string center(const std::string &S, size_t W) {
   return std::string(Left, ' ') + S + std::string(W - S.size() - Left, ' ');
 }
 
-/// H head, L loop (LF/LL: first/last iteration only), T tail.
+/// H head, L loop (LF/LL: first/last iteration only; L!F/L!L: all but
+/// the first/last), T tail.
 std::string tag(const Op &O) {
   switch (O.Sec) {
   case Section::Head:
@@ -42,6 +43,10 @@ std::string tag(const Op &O) {
     return "LF";
   if (O.G == Guard::LastIter)
     return "LL";
+  if (O.G == Guard::NotFirstIter)
+    return "L!F";
+  if (O.G == Guard::NotLastIter)
+    return "L!L";
   return "L";
 }
 

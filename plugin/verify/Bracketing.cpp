@@ -27,18 +27,6 @@ const Words ProducerWords{OpKind::Acquire, OpKind::Commit,
 const Words ConsumerWords{OpKind::Wait, OpKind::Release,
                           "waited for", "released"};
 
-const char *guardWords(Guard G) {
-  switch (G) {
-  case Guard::Always:
-    return "every iteration";
-  case Guard::FirstIter:
-    return "only on the first iteration";
-  case Guard::LastIter:
-    return "only on the last iteration";
-  }
-  return "";
-}
-
 Role roleOf(const Op &O) {
   if (isProducerOp(O.Kind))
     return Role::Producer;
@@ -65,6 +53,7 @@ private:
     return op(I).Resource == R && roleOf(op(I)) == Ro;
   }
   void closeLoop();
+  bool balancedForEveryN() const;
 
   const Program &P;
   const Task &T;
@@ -75,7 +64,32 @@ private:
   std::vector<unsigned> Open; ///< Stages held, oldest first.
   std::optional<unsigned> LastClose;
   bool WorkReported = false; ///< One error per run of stray work.
+  /// A hand-back under 'if (!i.first())': it returns the stage the previous
+  /// iteration took (the lag of an asynchronous reader).
+  bool CarriesOver = false;
 };
+
+/// Takes and hand-backs are equal for trip counts 0 to 3: both counts are
+/// linear in N from N = 2 on, so equal there means equal for every N.
+bool BracketChecker::balancedForEveryN() const {
+  for (uint64_t N = 0; N <= 3; ++N) {
+    int64_t Net = 0;
+    for (const Op &O : T.Ops) {
+      if (O.Resource != R || roleOf(O) != Ro || (O.Kind != W.Open && O.Kind != W.Close))
+        continue;
+      uint64_t Runs = 1;
+      if (O.Sec == Section::Loop) {
+        Runs = 0;
+        for (uint64_t It = 0; It < N; ++It)
+          Runs += guardRuns(O.G, It, N);
+      }
+      Net += O.Kind == W.Open ? int64_t(Runs) : -int64_t(Runs);
+    }
+    if (Net != 0)
+      return false;
+  }
+  return true;
+}
 
 void BracketChecker::run(const std::vector<unsigned> &Linear) {
   Section Prev = Section::Head;
@@ -93,6 +107,10 @@ void BracketChecker::run(const std::vector<unsigned> &Linear) {
     if (O.Kind == W.Open) {
       Open.push_back(I);
       WorkReported = false;
+    } else if (O.Kind == W.Close && O.Oldest && O.Sec == Section::Loop &&
+               O.G == Guard::NotFirstIter) {
+      CarriesOver = true; // Stages.cpp follows which stage it returns.
+      LastClose = I;
     } else if (O.Kind == W.Close) {
       if (Open.empty()) {
         Diag &D = report(Out, Check::Bracket, O.Loc,
@@ -105,7 +123,7 @@ void BracketChecker::run(const std::vector<unsigned> &Linear) {
       }
       unsigned Front = Open.empty() ? I : Open.front();
       if (!Open.empty() && op(Front).Sec == Section::Loop &&
-          O.Sec == Section::Loop && op(Front).G != O.G) {
+          O.Sec == Section::Loop && op(Front).G != O.G && !balancedForEveryN()) {
         // Guarded differently, the pair balances in no iteration count but
         // one: stages leak (or are handed back twice) on the others.
         const Op &Guarded = O.G != Guard::Always ? O : op(Front);
@@ -152,18 +170,27 @@ void BracketChecker::run(const std::vector<unsigned> &Linear) {
 }
 
 /// A stage taken in the body must be handed back in the same iteration:
-/// its variable ends with the iteration, nothing could hand it back later.
+/// its variable ends with the iteration, nothing could hand it back later;
+/// except by release_oldest() under 'if (!i.first())' in the next one.
 void BracketChecker::closeLoop() {
+  bool Lagged = CarriesOver && balancedForEveryN();
   for (auto It = Open.begin(); It != Open.end();) {
     if (op(*It).Sec != Section::Loop) {
       ++It;
       continue;
     }
-    Diag &D =
-        report(Out, Check::Bracket, op(*It).Loc,
-               "stage of " + res() + " " + W.Opened + " in the loop is not " +
-                   W.Closed + " in the same iteration");
-    note(D, op(*It).Loc, name(W.Close) + " it before the end of the loop body");
+    if (!Lagged) {
+      Diag &D =
+          report(Out, Check::Bracket, op(*It).Loc,
+                 "stage of " + res() + " " + W.Opened + " in the loop is not " +
+                     W.Closed + " in the same iteration");
+      note(D, op(*It).Loc, name(W.Close) + " it before the end of the loop body");
+      if (CarriesOver)
+        note(D, op(*It).Loc,
+             "or, for an asynchronous reader, hand it back in the next iteration with "
+             "release_oldest() under 'if (!i.first())' and hand the last one back "
+             "under 'if (i.last())'");
+    }
     It = Open.erase(It);
   }
 }

@@ -21,10 +21,6 @@ namespace detail {
 
 namespace {
 
-std::string plural(uint64_t N, const std::string &Word) {
-  return std::to_string(N) + " " + Word + (N == 1 ? "" : "s");
-}
-
 std::string times(uint64_t N) {
   return N == 1 ? "once" : std::to_string(N) + " times";
 }
@@ -64,7 +60,7 @@ Simulation::Simulation(const Program &P, const Kernel &K,
   }
   for (unsigned T = 0; T < Tasks.size(); ++T)
     PlainLoop.push_back(std::any_of(Loop[T].begin(), Loop[T].end(), [&](unsigned O) {
-      return task(T).Ops[O].G == Guard::Always;
+      return runsInMiddle(task(T).Ops[O].G);
     }));
   Cur.assign(Tasks.size(), Cursor());
   C.resize(Tasks.size() * P.Resources.size());
@@ -101,9 +97,7 @@ void Simulation::settle(unsigned T) {
         Cu.Idx = 0;
         continue;
       }
-      Guard G = task(T).Ops[Body[Cu.Idx]].G;
-      if (G == Guard::Always || (G == Guard::FirstIter && Cu.It == 0) ||
-          (G == Guard::LastIter && Cu.It + 1 == Trips[T]))
+      if (guardRuns(task(T).Ops[Body[Cu.Idx]].G, Cu.It, Trips[T]))
         return;
       ++Cu.Idx;
     } else {
@@ -501,8 +495,7 @@ void Simulation::reportDeadlock(const std::vector<unsigned> &Blocked) {
     for (const Op &C : task(T).Ops)
       if (C.Resource == O.Resource && C.Kind == Close && C.G != Guard::Always)
         note(D, C.Loc,
-             std::string("this ") + opKindName(Close) + " runs only on the " +
-                 (C.G == Guard::FirstIter ? "first" : "last") + " iteration");
+             std::string("this ") + opKindName(Close) + " runs " + guardWords(C.G));
   }
 
   // A cycle of tasks, each waiting for a stage only the next one can hand

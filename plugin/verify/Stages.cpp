@@ -4,7 +4,8 @@
 // instance each stage variable holds, which instances the task still owns,
 // and which try_ result each blocking op consumes. What one task does with
 // its own stages does not depend on the other tasks, so trip counts 0 to 3
-// (every guard combination) cover every run.
+// (every guard combination) cover every run; MMA groups carried across
+// iterations add the deepest wait_group's N to that.
 //
 //===----------------------------------------------------------------------===//
 #include "verify/Verify.h"
@@ -23,6 +24,8 @@ namespace {
 struct Instance {
   unsigned TakenBy = 0;    ///< Op index of the acquire/wait.
   int ReturnedBy = -1;     ///< Op index of the commit/release, once returned.
+  int ReadBy = -1;         ///< Op index of the last MMA issued on it.
+  uint64_t ReadGroup = 0;  ///< The MMA group that read it last.
 };
 
 struct Pending {
@@ -51,6 +54,7 @@ private:
   void touch(unsigned I);
   void endSection();
   void dangling(const Pending &Pd);
+  void checkAsyncReaders(unsigned I, const Instance &In);
 
   const Program &P;
   const Task &T;
@@ -61,6 +65,9 @@ private:
   std::map<int, unsigned> Bound;             ///< Stage variable -> instance.
   std::map<Key, Pending> Tries;
   uint64_t SectionNo = 0;
+  uint64_t Committed = 0; ///< MMA groups closed by commit_group.
+  uint64_t Completed = 0; ///< Groups a wait_group has seen complete.
+  int LastWait = -1;      ///< The last wait_group op, for notes.
 };
 
 Diag *StageWalk::once(const std::string &Id, const Op &O, std::string Msg, Check G) {
@@ -101,12 +108,49 @@ void StageWalk::take(unsigned I) {
     Bound[O.Stage] = unsigned(Instances.size() - 1);
 }
 
+/// A released stage must not be read by an MMA any more: its group must
+/// be committed and seen complete by a wait_group.
+void StageWalk::checkAsyncReaders(unsigned I, const Instance &In) {
+  if (In.ReadBy < 0 || In.ReadGroup < Completed)
+    return;
+  const Op &O = T.Ops[I];
+  bool Open = In.ReadGroup >= Committed;
+  Diag *D = once("async", O, "release of " + res(O) + " hands back a stage that a wgmma "
+                                 "may still be reading",
+                 Check::Ownership);
+  if (!D)
+    return;
+  note(*D, T.Ops[In.ReadBy].Loc, "the MMA reading the stage is issued here");
+  if (Open)
+    note(*D, O.Loc, "close its group with ts::wgmma::commit_group() and wait for it "
+                    "with ts::wgmma::wait_group<0>() before the release");
+  else
+    note(*D, LastWait >= 0 ? T.Ops[LastWait].Loc : O.Loc,
+         "wait with ts::wgmma::wait_group<" + std::to_string(Committed - In.ReadGroup - 1) +
+             ">() or a smaller N before the release: " +
+             plural(Committed - In.ReadGroup, "group") +
+             " committed since the read may still be running");
+}
+
 void StageWalk::giveBack(unsigned I) {
   const Op &O = T.Ops[I];
-  auto B = Bound.find(O.Stage);
-  if (B == Bound.end())
+  std::deque<unsigned> &Q = Held[keyOf(O)];
+  if (O.Oldest && Q.empty()) {
+    if (Diag *D = once("none", O, "release_oldest of " + res(O) +
+                                      " runs while the task holds no stage of it",
+                       Check::Ownership))
+      note(*D, O.Loc, "wait for a stage before handing the oldest back; guard the "
+                      "release like the wait it follows (i.first(), i.last() or "
+                      "their negations)");
     return;
-  Instance &In = Instances[B->second];
+  }
+  auto B = Bound.find(O.Stage);
+  if (!O.Oldest && B == Bound.end())
+    return;
+  unsigned Index = O.Oldest ? Q.front() : B->second;
+  Instance &In = Instances[Index];
+  if (O.Kind == OpKind::Release)
+    checkAsyncReaders(I, In);
   std::string What = O.Kind == OpKind::Commit ? "committed" : "released";
   if (In.ReturnedBy >= 0) {
     if (Diag *D = once("twice", O, std::string(opKindName(O.Kind)) + " of " + res(O) +
@@ -117,8 +161,7 @@ void StageWalk::giveBack(unsigned I) {
     }
     return;
   }
-  std::deque<unsigned> &Q = Held[keyOf(O)];
-  if (!Q.empty() && Q.front() != B->second) {
+  if (!Q.empty() && Q.front() != Index) {
     if (Diag *D = once("order", O, std::string(opKindName(O.Kind)) + " of " + res(O) +
                                        " hands back a newer stage while an older one is held",
                        Check::Ownership)) {
@@ -127,14 +170,20 @@ void StageWalk::giveBack(unsigned I) {
                       "expect them");
     }
   }
-  Q.erase(std::find(Q.begin(), Q.end(), B->second));
+  Q.erase(std::find(Q.begin(), Q.end(), Index));
   In.ReturnedBy = int(I);
 }
 
 void StageWalk::touch(unsigned I) {
   const Op &O = T.Ops[I];
   auto B = Bound.find(O.Stage);
-  if (B == Bound.end() || Instances[B->second].ReturnedBy < 0)
+  if (B == Bound.end())
+    return;
+  if (O.AsyncRead) {
+    Instances[B->second].ReadBy = int(I);
+    Instances[B->second].ReadGroup = Committed;
+  }
+  if (Instances[B->second].ReturnedBy < 0)
     return;
   const Op &Back = T.Ops[Instances[B->second].ReturnedBy];
   bool Committed = Back.Kind == OpKind::Commit;
@@ -170,6 +219,15 @@ void StageWalk::endSection() {
 
 void StageWalk::step(unsigned I) {
   const Op &O = T.Ops[I];
+  if (O.Kind == OpKind::MmaCommit) {
+    ++Committed;
+    return;
+  }
+  if (O.Kind == OpKind::MmaWait) {
+    Completed = std::max(Completed, Committed > O.Pending ? Committed - O.Pending : 0);
+    LastWait = int(I);
+    return;
+  }
   if (!O.onResource() || !isPipelined(P.Resources[O.Resource].Kind))
     return;
   switch (O.Kind) {
@@ -191,15 +249,15 @@ void StageWalk::step(unsigned I) {
     return touch(I);
   case OpKind::PdlWait:
   case OpKind::PdlLaunch:
+  case OpKind::MmaCommit:
+  case OpKind::MmaWait:
     return;
   }
 }
 
 void StageWalk::run(uint64_t Trips) {
   auto Runs = [&](const Op &O, Section S, uint64_t It) {
-    return O.Sec == S && (S != Section::Loop || O.G == Guard::Always ||
-                          (O.G == Guard::FirstIter && It == 0) ||
-                          (O.G == Guard::LastIter && It + 1 == Trips));
+    return O.Sec == S && (S != Section::Loop || guardRuns(O.G, It, Trips));
   };
   for (unsigned I = 0; I < T.Ops.size(); ++I)
     if (Runs(T.Ops[I], Section::Head, 0))
@@ -223,9 +281,16 @@ void checkStages(const Program &P, const Kernel &K, DiagList &Out) {
   for (unsigned TI : K.Tasks) {
     const Task &T = P.Tasks[TI];
     std::set<std::string> Seen;
+    // Groups still pending from earlier iterations: each wait_group<N>
+    // looks N iterations back, so the steady state starts N later.
+    uint64_t Depth = 0;
+    for (const Op &O : T.Ops)
+      if (O.Kind == OpKind::MmaWait)
+        Depth = std::max<uint64_t>(Depth, std::min(O.Pending, 8u));
     std::optional<uint64_t> C = T.Dom.constantTrips();
-    for (uint64_t N = 0; N <= 3; ++N)
-      if (!C || *C == N || (N == 3 && *C > 3))
+    uint64_t Last = 3 + Depth;
+    for (uint64_t N = 0; N <= Last; ++N)
+      if (!C || *C == N || (N == Last && *C > Last))
         StageWalk(P, T, Out, Seen).run(N);
   }
 }

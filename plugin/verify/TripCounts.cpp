@@ -91,7 +91,7 @@ struct TripModel {
     for (unsigned TI : K.Tasks) {
       const Task &T = P.Tasks[TI];
       bool Coupled = std::any_of(T.Ops.begin(), T.Ops.end(), [&](const Op &O) {
-        return O.Sec == Section::Loop && O.G == Guard::Always &&
+        return O.Sec == Section::Loop && runsInMiddle(O.G) &&
                O.Kind != OpKind::Work && O.Kind != OpKind::TryAcquire &&
                O.Kind != OpKind::TryWait && O.onResource() &&
                isPipelined(P.Resources[O.Resource].Kind);
@@ -149,7 +149,7 @@ bool balancedRates(const Program &P, const KernelPlan &Plan) {
       const Task &T = P.Tasks[TI];
       return unsigned(std::count_if(T.Ops.begin(), T.Ops.end(), [&](const Op &O) {
         return O.Resource == PP.Resource && O.Kind == Kind && O.Sec == Section::Loop &&
-               O.G == Guard::Always;
+               runsInMiddle(O.G);
       }));
     };
     for (unsigned TI : PP.Producers) {

@@ -25,6 +25,11 @@ inline std::string range(unsigned Begin, unsigned End) {
 
 inline std::string quote(const std::string &S) { return "'" + S + "'"; }
 
+/// "1 stage", "3 stages".
+inline std::string plural(uint64_t N, const std::string &Word) {
+  return std::to_string(N) + " " + Word + (N == 1 ? "" : "s");
+}
+
 inline Diag &report(DiagList &Out, Check G, SourceHandle Loc,
                     std::string Message) {
   Out.push_back(Diag{G, Loc, std::move(Message), {}});

@@ -20,7 +20,7 @@ std::string readFile(const std::string &Path) {
 
 /// The README's row for a check, as the table defines it.
 std::string readmeRow(const CheckInfo &I) {
-  return std::string("| `") + I.Flag + "` | " + (I.Error ? "error" : "warning") + " | " +
+  return std::string("| `") + I.Flag + "` | " + (I.Off ? "off" : I.Error ? "error" : "warning") + " | " +
          I.Rule + " |";
 }
 

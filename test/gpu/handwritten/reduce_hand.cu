@@ -171,7 +171,7 @@ int main(int argc, char **argv) {
   CHECK(cudaFree(p.block_sums));
   return 0;
 }
-#line 1 "examples/reduce.cu (libts generated)"
+#line 1 "<libts generated: examples/reduce.cu>"
 __global__ void __launch_bounds__(256, 1) reduce_sum(const __grid_constant__ Params p) {
   extern __shared__ __align__(16) unsigned char ts_smem_raw[];
   unsigned char *const ts_smem = ::ts::detail::align_base<128>(ts_smem_raw);

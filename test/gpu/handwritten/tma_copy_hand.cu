@@ -186,7 +186,7 @@ int main(int argc, char **argv) {
   CHECK(cudaFree(dst));
   return 0;
 }
-#line 1 "examples/tma_copy.cu (libts generated)"
+#line 1 "<libts generated: examples/tma_copy.cu>"
 __global__ void __launch_bounds__(256, 1) tma_copy(const __grid_constant__ Params p) {
   extern __shared__ __align__(16) unsigned char ts_smem_raw[];
   unsigned char *const ts_smem = ::ts::detail::align_base<128>(ts_smem_raw);

@@ -1,10 +1,10 @@
 // A CUDA compile runs the plugin in the device job and again in the host job
 // that embeds the device binary: the second stays quiet about warnings the
 // first already printed (errors would have stopped the build there).
-// RUN: %ts_device -fsyntax-only %s 2>&1 | FileCheck %s --check-prefix=DEVICE
+// RUN: %ts_device -fsyntax-only -Wno-unknown-warning-option -Wts-padding %s 2>&1 | FileCheck %s --check-prefix=DEVICE
 // RUN: touch %t.fatbin
-// RUN: %host_syntax -fplugin=%plugin -fsyntax-only -Xclang -fcuda-include-gpubinary -Xclang %t.fatbin %s 2>&1 | FileCheck %s --check-prefix=HOST --allow-empty
-// RUN: %host_syntax -fplugin=%plugin -fsyntax-only %s 2>&1 | FileCheck %s --check-prefix=DEVICE
+// RUN: %host_syntax -fplugin=%plugin -fsyntax-only -Wno-unknown-warning-option -Wts-padding -Xclang -fcuda-include-gpubinary -Xclang %t.fatbin %s 2>&1 | FileCheck %s --check-prefix=HOST --allow-empty
+// RUN: %host_syntax -fplugin=%plugin -fsyntax-only -Wno-unknown-warning-option -Wts-padding %s 2>&1 | FileCheck %s --check-prefix=DEVICE
 // DEVICE: warning: warps [1, 4) of warp group 0 have no task; padded with an idle task at setmaxnreg 40 [-Wts-padding]
 // HOST-NOT: warning
 #include <ts/ts.h>

@@ -18,7 +18,7 @@ __device__ void fill(const Params &p, ts::producer<Out>) {
 }
 
 // CHECK: __global__ void fill_kernel(const Params p); } } namespace ts { template <> struct kernel_traits<&::app::fill_kernel> { static constexpr unsigned smem_bytes = 0u; static constexpr unsigned threads = 64u; }; } namespace app { inline namespace v1 {{{$}}
-// CHECK-NEXT: #line 1 "{{.*}}namespaces.cu (libts generated)"
+// CHECK-NEXT: #line 1 "<libts generated: {{.*}}namespaces.cu>"
 // CHECK-NEXT: __attribute__((global)) void __attribute__((launch_bounds(64, 1))) fill_kernel(const Params p) {
 // CHECK-NEXT:   const unsigned ts_warp = ::ts::detail::warp_index();
 // CHECK-NEXT:   if (ts_warp < 2u) { // fill

@@ -36,7 +36,7 @@ __device__ void store(const Params &p, ts::consumer<Tiles> tiles, ts::producer<O
 // CHECK: {{^}}{{\[\[}}ts::kernel(load, store){{\]\]}} __global__ void copy(const Params p); namespace ts { template <> struct kernel_traits<&::copy> { static constexpr unsigned smem_bytes = 12448u; static constexpr unsigned threads = 256u; }; }{{$}}
 [[ts::kernel(load, store)]] __global__ void copy(const Params p);
 
-// CHECK:      #line 1 "{{.*}}tma-copy.cu (libts generated)"
+// CHECK:      #line 1 "<libts generated: {{.*}}tma-copy.cu>"
 // CHECK:      __attribute__((global)) void __attribute__((launch_bounds(256, 1))) copy(const Params p) {
 // CHECK-NEXT:   extern __attribute__((shared)) __attribute__((aligned(16))) unsigned char ts_smem_raw[];
 // CHECK-NEXT:   unsigned char *const ts_smem = ::ts::detail::align_base<128>(ts_smem_raw);

@@ -24,7 +24,7 @@ __device__ void in_if(const Params &p, ts::producer<Buf> b) {
 __device__ void in_for(const Params &p, ts::consumer<Buf> b) {
   for (auto i : ts::domain(0, p.n)) {
     for (int k = 0; k < 2; ++k) { // expected-note 2 {{a 'for' loop that is not the task's ts::domain loop starts here}}
-      auto s = b.wait(); // expected-error {{pipeline operation 'wait' is inside a 'for' loop that is not the task's ts::domain loop, where libts cannot verify it}} expected-note {{or under 'if (i.first())' / 'if (i.last())' in that loop}}
+      auto s = b.wait(); // expected-error {{pipeline operation 'wait' is inside a 'for' loop that is not the task's ts::domain loop, where libts cannot verify it}} expected-note {{or under 'if (i.first())', 'if (i.last())' or their negations in that loop}}
       b.release(s); // expected-error {{pipeline operation 'release' is inside a 'for' loop}} expected-note {{pipeline operations may stand only}}
     }
   }

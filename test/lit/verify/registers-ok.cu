@@ -1,7 +1,7 @@
 // The canonical split, 1 producer + 2 consumer warp groups at 24/240, fits
 // the register file; a producer of one warp gets its warp group padded with
-// an idle task at the same budget, reported as a ts-padding warning.
-// RUN: %ts_device -fsyntax-only -ferror-limit=0 -Xclang -verify %s
+// an idle task at the same budget, reported as a ts-padding warning when -Wts-padding asks (off by default).
+// RUN: %ts_device -fsyntax-only -ferror-limit=0 -Wno-unknown-warning-option -Wts-padding -Xclang -verify %s
 // RUN: %ts_device -fsyntax-only -ferror-limit=0 -Wno-unknown-warning-option -Wno-ts-padding -Xclang -verify=clean %s
 // clean-no-diagnostics
 #include <ts/ts.h>

@@ -2,11 +2,12 @@
 // for plugins, so clang itself warns about the unknown names unless
 // -Wno-unknown-warning-option): -Wno-error=ts-credit downgrades the deadlock,
 // -Wno-ts-credit silences it, and the same flags work as plugin arguments;
-// -Werror=ts-padding promotes the padding warning.
-// RUN: %ts_device -fsyntax-only -ferror-limit=0 -Xclang -plugin-arg-ts -Xclang -Wno-ts-register-pressure -Xclang -verify %s
-// RUN: %ts_device -fsyntax-only -ferror-limit=0 -Xclang -plugin-arg-ts -Xclang -Wno-ts-register-pressure -Wno-unknown-warning-option -Wno-error=ts-credit -Xclang -verify=warn %s
-// RUN: %ts_device -fsyntax-only -ferror-limit=0 -Xclang -plugin-arg-ts -Xclang -Wno-ts-register-pressure -Xclang -plugin-arg-ts -Xclang -Wno-error=ts-credit -Xclang -verify=warn %s
-// RUN: %ts_device -fsyntax-only -ferror-limit=0 -Xclang -plugin-arg-ts -Xclang -Wno-ts-register-pressure -Wno-unknown-warning-option -Wno-ts-credit -Wno-ts-padding -Xclang -verify=silent %s
+// -Werror=ts-padding promotes the padding warning; ts-padding is off unless
+// -Wts-padding (or -Werror=ts-padding) turns it on.
+// RUN: %ts_device -fsyntax-only -ferror-limit=0 -Xclang -plugin-arg-ts -Xclang -Wno-ts-register-pressure -Xclang -plugin-arg-ts -Xclang -Wts-padding -Xclang -verify %s
+// RUN: %ts_device -fsyntax-only -ferror-limit=0 -Xclang -plugin-arg-ts -Xclang -Wno-ts-register-pressure -Xclang -plugin-arg-ts -Xclang -Wts-padding -Wno-unknown-warning-option -Wno-error=ts-credit -Xclang -verify=warn %s
+// RUN: %ts_device -fsyntax-only -ferror-limit=0 -Xclang -plugin-arg-ts -Xclang -Wno-ts-register-pressure -Xclang -plugin-arg-ts -Xclang -Wts-padding -Xclang -plugin-arg-ts -Xclang -Wno-error=ts-credit -Xclang -verify=warn %s
+// RUN: %ts_device -fsyntax-only -ferror-limit=0 -Xclang -plugin-arg-ts -Xclang -Wno-ts-register-pressure -Wno-unknown-warning-option -Wno-ts-credit -Xclang -verify=silent %s
 // RUN: %ts_device -fsyntax-only -ferror-limit=0 -Xclang -plugin-arg-ts -Xclang -Wno-ts-register-pressure -Wno-unknown-warning-option -Wno-ts-credit -Werror=ts-padding -Xclang -verify=promote %s
 // silent-no-diagnostics
 #include <ts/ts.h>

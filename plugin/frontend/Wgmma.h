@@ -1,0 +1,35 @@
+//===- Wgmma.h - Recognising ts::wgmma calls in task bodies ------*- C++ -*-===//
+//
+// An MMA issued with ts::wgmma reads its shared-memory operands after the
+// call returns, until a wait_group sees its group complete. The schedule
+// records which statements issue MMAs on a stage and where groups are
+// committed and waited for (verify/Stages.cpp follows them).
+//
+//===----------------------------------------------------------------------===//
+#ifndef LIBTS_FRONTEND_WGMMA_H
+#define LIBTS_FRONTEND_WGMMA_H
+
+#include "model/Model.h"
+
+#include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+
+namespace ts {
+
+/// A function declared in namespace ts::wgmma whose name starts with Prefix.
+bool isWgmmaDecl(const clang::FunctionDecl *F, llvm::StringRef Prefix = "");
+
+/// `ts::wgmma::commit_group()` or `ts::wgmma::wait_group<N>()` as E: the
+/// call, with Kind set and Pending = N for a wait.
+const clang::CallExpr *asMmaGroupCall(const clang::Expr *E, OpKind &Kind, unsigned &Pending);
+
+/// Whether S issues an MMA (a call to ts::wgmma::mma*), anywhere inside.
+bool issuesMma(const clang::Stmt *S);
+
+/// Whether E is a ts::wgmma call (a descriptor built from an address): a
+/// variable it initialises stands for the memory it describes.
+bool isWgmmaValue(const clang::Expr *E);
+
+} // namespace ts
+
+#endif

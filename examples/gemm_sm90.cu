@@ -1,0 +1,291 @@
+// Hopper bf16 GEMM written with libts: C = A x B^T, bf16 in, fp32
+// accumulate, bf16 out. A is M x K row-major, B is N x K row-major ("TN":
+// both K-major), C is M x N row-major.
+//
+// - `load` (one warp, 40 registers): TMA loads of 128-byte swizzled A
+//   (128 x 64) and B (256 x 64) tiles into a 4-stage tma_async pipeline.
+// - `mma` (two warpgroups, 232 registers): each warpgroup computes a 64 x 256
+//   slice of the 128 x 256 tile with wgmma m64n256k16, keeps one MMA group in
+//   flight and hands back the stage the previous group read (release_oldest,
+//   verified: a stage is never released while an MMA may read it), then
+//   stores its slice from registers at the end of each tile.
+// - Persistent: one CTA per SM; CTA b runs tiles b, b + grid, ... in
+//   grouped order (16 M-blocks per group), and the domain loop runs over
+//   (tile, k-step) pairs, so the pipeline carries over from tile to tile.
+//
+// Its hand-written twin (same tiles, schedule and epilogue) is variant 0 of
+// test/gpu/handwritten/gemm_sm90_hand.cu; bench/gemm compares both with
+// cuBLAS. Built with -DGEMM_NO_MAIN it is the benchmark's gemm_sm90_libts.
+//
+//   ./gemm_sm90 [M N K = 4096 4096 4096] [reps = 20]
+#include <ts/ts.h>
+#include <ts/tensor_map.h>
+
+#include <cuda_bf16.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+namespace gemm {
+
+constexpr int BM = 128, BN = 256, BK = 64; // BK: one 128-byte swizzle row of bf16
+constexpr int kGroupM = 16;                // rasterization: M-blocks per group
+
+struct Params {
+  CUtensorMap a; // box 128 rows x 64
+  CUtensorMap b; // box 256 rows x 64
+  __nv_bfloat16 *c;
+  int n;       // row length of C
+  int k_tiles; // K / 64
+  int units_m; // M / 128
+  int units_n; // N / 256
+  int tiles;   // units_m * units_n
+};
+
+struct [[ts::resource(ts::tma_async, ts::stages(4), ts::swizzled)]] Operands {
+  __nv_bfloat16 a[BM * BK]; // 16 KiB
+  __nv_bfloat16 b[BN * BK]; // 32 KiB
+};
+
+/// (tile, k-step) pairs this CTA runs: tiles blockIdx.x + i * gridDim.x.
+__device__ __forceinline__ int steps(const Params &p) {
+  const int mine = p.tiles > int(blockIdx.x)
+                       ? (p.tiles - int(blockIdx.x) + int(gridDim.x) - 1) / int(gridDim.x)
+                       : 0;
+  return mine * p.k_tiles;
+}
+
+/// Where tile u lies: groups of kGroupM M-blocks, column by column inside a
+/// group, so CTAs running together share A rows and B columns in L2.
+__device__ __forceinline__ void tile_coords(const Params &p, int u, int &mb, int &nb) {
+  const int per_group = kGroupM * p.units_n;
+  const int first = (u / per_group) * kGroupM;
+  const int h = min(kGroupM, p.units_m - first);
+  const int r = u % per_group;
+  mb = first + r % h;
+  nb = r / h;
+}
+
+/// The k-step and tile of the current step, advanced without divisions:
+/// the domain runs over (tile, k-step) pairs in order.
+struct Position {
+  int k = 0;                    // k-step within the tile
+  int tile = int(blockIdx.x);   // this CTA's current tile
+  __device__ __forceinline__ bool advance(const Params &p) {
+    if (++k < p.k_tiles)
+      return false;
+    k = 0;
+    tile += int(gridDim.x);
+    return true;
+  }
+};
+
+/// A warpgroup's 64 x 256 slice, two bf16 per store (the m64nNk16
+/// accumulator layout: ts/wgmma.h).
+__device__ __forceinline__ void store_slice(const Params &p, const float (&acc)[BN / 2], int mb,
+                                            int nb, unsigned wg) {
+  const unsigned warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
+  const int row = mb * BM + int(wg) * 64 + int(warp) * 16 + int(lane / 4);
+  __nv_bfloat16 *const c0 = p.c + size_t(row) * p.n + nb * BN + int(lane % 4) * 2;
+  __nv_bfloat16 *const c8 = c0 + size_t(8) * p.n;
+#pragma unroll
+  for (int g = 0; g < BN / 8; ++g) {
+    *reinterpret_cast<__nv_bfloat162 *>(c0 + 8 * g) =
+        __floats2bfloat162_rn(acc[4 * g + 0], acc[4 * g + 1]);
+    *reinterpret_cast<__nv_bfloat162 *>(c8 + 8 * g) =
+        __floats2bfloat162_rn(acc[4 * g + 2], acc[4 * g + 3]);
+  }
+}
+
+[[ts::task(ts::warps(8, 1), ts::regs(40))]]
+__device__ void load(const Params &p, ts::producer<Operands> ops) {
+  Position at;
+  int mb, nb;
+  tile_coords(p, at.tile, mb, nb);
+  for (auto i : ts::domain(0, steps(p))) {
+    (void)i; // the position advances with the loop
+    auto s = ops.acquire();
+    ts::tma::load_2d(s->a, &p.a, at.k * BK, mb * BM, s.barrier());
+    ts::tma::load_2d(s->b, &p.b, at.k * BK, nb * BN, s.barrier());
+    ops.commit(s);
+    if (at.advance(p))
+      tile_coords(p, at.tile, mb, nb);
+  }
+}
+
+[[ts::task(ts::warps(0, 8), ts::regs(232))]]
+__device__ void mma(const Params &p, ts::consumer<Operands> ops) {
+  const unsigned wg = threadIdx.x / 128;
+  float acc[BN / 2];
+  Position at;
+  for (auto i : ts::domain(0, steps(p))) {
+    auto s = ops.wait();
+    const uint64_t da = ts::wgmma::make_desc_sw128(s->a + wg * 64 * BK); // this WG's rows
+    const uint64_t db = ts::wgmma::make_desc_sw128(s->b);
+    ts::wgmma::fence();
+#pragma unroll
+    for (int kk = 0; kk < BK / 16; ++kk)
+      ts::wgmma::mma_bf16(acc, ts::wgmma::advance_k(da, kk * 32),
+                          ts::wgmma::advance_k(db, kk * 32), at.k > 0 || kk > 0);
+    ts::wgmma::commit_group();
+    ts::wgmma::wait_group<1>(); // the previous step's MMAs are done reading
+    if (!i.first())
+      ops.release_oldest();
+    if (at.k == p.k_tiles - 1) { // the tile's last step: its accumulators
+      ts::wgmma::wait_group<0>();
+      ts::wgmma::fence_operand(acc);
+      int mb, nb;
+      tile_coords(p, at.tile, mb, nb);
+      store_slice(p, acc, mb, nb, wg);
+    }
+    if (i.last()) {
+      ts::wgmma::wait_group<0>();
+      ops.release(s);
+    }
+    at.advance(p);
+  }
+  // Nothing is in flight here (the last step waited), but ptxas must see a
+  // wait on every path out of the loop or it injects one of its own.
+  ts::wgmma::wait_group<0>();
+}
+
+[[ts::kernel(load, mma)]] __global__ void gemm_kernel(const __grid_constant__ Params p);
+
+} // namespace gemm
+
+/// Launches C = A x B^T (bench/gemm/gemm.h). M % 128, N % 256 and K % 64
+/// must be 0; anything else is refused with a message.
+cudaError_t gemm_sm90_libts(const __nv_bfloat16 *A, const __nv_bfloat16 *B, __nv_bfloat16 *C,
+                            int M, int N, int K, cudaStream_t s) {
+  using namespace gemm;
+  if (M <= 0 || N <= 0 || K <= 0 || M % BM || N % BN || K % BK) {
+    std::fprintf(stderr,
+                 "gemm_sm90_libts: unsupported shape M=%d N=%d K=%d: M must be a positive "
+                 "multiple of %d, N of %d, K of %d\n",
+                 M, N, K, BM, BN, BK);
+    return cudaErrorInvalidValue;
+  }
+  Params p;
+  cudaError_t e = ts::tensor_map::kmajor_bf16_sw128(&p.a, A, M, K, BM);
+  if (e == cudaSuccess)
+    e = ts::tensor_map::kmajor_bf16_sw128(&p.b, B, N, K, BN);
+  if (e != cudaSuccess)
+    return e;
+  p.c = C;
+  p.n = N;
+  p.k_tiles = K / BK;
+  p.units_m = M / BM;
+  p.units_n = N / BN;
+  p.tiles = p.units_m * p.units_n;
+  int dev = 0, sms = 0;
+  if ((e = cudaGetDevice(&dev)) != cudaSuccess ||
+      (e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess)
+    return e;
+  return ts::launch<gemm_kernel>(dim3(std::min(sms, p.tiles)), s, p);
+}
+
+#ifndef GEMM_NO_MAIN
+
+#define CHECK(x)                                                                               \
+  do {                                                                                         \
+    cudaError_t err_ = (x);                                                                    \
+    if (err_ != cudaSuccess) {                                                                 \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(err_)); \
+      std::exit(2);                                                                            \
+    }                                                                                          \
+  } while (0)
+
+/// fp32 reference of C[r][c] on the device, one thread per element.
+__global__ void reference(const __nv_bfloat16 *A, const __nv_bfloat16 *B, float *C, int M, int N,
+                          int K) {
+  const int r = blockIdx.y, c = blockIdx.x * blockDim.x + threadIdx.x;
+  if (c >= N)
+    return;
+  float acc = 0.f;
+  for (int k = 0; k < K; ++k)
+    acc += __bfloat162float(A[size_t(r) * K + k]) * __bfloat162float(B[size_t(c) * K + k]);
+  C[size_t(r) * N + c] = acc;
+}
+
+int main(int argc, char **argv) {
+  const int M = argc > 3 ? std::atoi(argv[1]) : 4096;
+  const int N = argc > 3 ? std::atoi(argv[2]) : 4096;
+  const int K = argc > 3 ? std::atoi(argv[3]) : 4096;
+  const int reps = argc > 4 ? std::atoi(argv[4]) : 20;
+  if (reps < 1) {
+    std::fprintf(stderr, "usage: %s [M N K] [reps >= 1]\n", argv[0]);
+    return 2;
+  }
+  std::vector<__nv_bfloat16> ha(size_t(M) * K), hb(size_t(N) * K);
+  uint32_t x = 12345;
+  auto rnd = [&] { // uniform in [-1, 1)
+    x = x * 1664525u + 1013904223u;
+    return float(x >> 8) / float(1 << 23) - 1.f;
+  };
+  for (auto &v : ha)
+    v = __float2bfloat16(rnd());
+  for (auto &v : hb)
+    v = __float2bfloat16(rnd());
+  __nv_bfloat16 *A, *B, *C;
+  float *R;
+  CHECK(cudaMalloc(&A, ha.size() * 2));
+  CHECK(cudaMalloc(&B, hb.size() * 2));
+  CHECK(cudaMalloc(&C, size_t(M) * N * 2));
+  CHECK(cudaMalloc(&R, size_t(M) * N * 4));
+  CHECK(cudaMemcpy(A, ha.data(), ha.size() * 2, cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(B, hb.data(), hb.size() * 2, cudaMemcpyHostToDevice));
+  CHECK(cudaMemset(C, 0, size_t(M) * N * 2));
+
+  CHECK(gemm_sm90_libts(A, B, C, M, N, K, 0));
+  { // cudaLaunchKernel: clang 19 has no <<<>>> with the CUDA 13 SDK
+    const __nv_bfloat16 *a = A, *b = B;
+    int m = M, n = N, k = K;
+    void *args[] = {&a, &b, &R, &m, &n, &k};
+    CHECK(cudaLaunchKernel(reinterpret_cast<const void *>(reference), dim3((N + 255) / 256, M),
+                           dim3(256), args, 0, 0));
+  }
+  std::vector<__nv_bfloat16> hc(size_t(M) * N);
+  std::vector<float> hr(size_t(M) * N);
+  CHECK(cudaMemcpy(hc.data(), C, hc.size() * 2, cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(hr.data(), R, hr.size() * 4, cudaMemcpyDeviceToHost));
+  double max_err = 0, max_ref = 0;
+  for (size_t e = 0; e < hc.size(); ++e) {
+    max_err = std::max(max_err, double(std::fabs(__bfloat162float(hc[e]) - hr[e])));
+    max_ref = std::max(max_ref, double(std::fabs(hr[e])));
+  }
+  const double rel = max_err / std::max(max_ref, 1e-30);
+  const bool ok = rel <= 1e-2;
+  std::printf("gemm_sm90: %d x %d x %d, smem %u B, %u threads: max |C - ref| / max |ref| = %.2e: "
+              "%s\n",
+              M, N, K, ts::kernel_traits<gemm::gemm_kernel>::smem_bytes,
+              ts::kernel_traits<gemm::gemm_kernel>::threads, rel, ok ? "ok" : "MISMATCH");
+  if (!ok)
+    return 1;
+
+  cudaEvent_t e0, e1;
+  CHECK(cudaEventCreate(&e0));
+  CHECK(cudaEventCreate(&e1));
+  std::vector<float> ms(reps);
+  for (int r = -3; r < reps; ++r) { // three warm-up launches
+    CHECK(cudaEventRecord(e0));
+    CHECK(gemm_sm90_libts(A, B, C, M, N, K, 0));
+    CHECK(cudaEventRecord(e1));
+    CHECK(cudaEventSynchronize(e1));
+    if (r >= 0)
+      CHECK(cudaEventElapsedTime(&ms[r], e0, e1));
+  }
+  std::sort(ms.begin(), ms.end());
+  const double med = ms[reps / 2];
+  std::printf("gemm_sm90: median of %d: %.3f ms, %.1f TFLOP/s\n", reps, med,
+              2.0 * M * N * K / (med * 1e-3) / 1e12);
+  CHECK(cudaFree(A));
+  CHECK(cudaFree(B));
+  CHECK(cudaFree(C));
+  CHECK(cudaFree(R));
+  return 0;
+}
+
+#endif

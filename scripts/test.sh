@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Runs every test: GoogleTest unit tests (model, verifier, layout, lowering)
 # and the lit suite (diagnostics with -verify, rewrites with FileCheck, PTX,
-# nvcc compiles of the emitted sources). CTest prints the summary.
+# nvcc compiles of the emitted sources), the mutation harness, concurrent
+# parses and the installed package; then all of it again in a sanitized
+# build with a short fuzzing run (scripts/sanitize.sh). CTest prints the
+# summaries.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 bash scripts/build.sh
 export PATH=/usr/local/cuda/bin:$PATH
-cd build
-ctest --output-on-failure
+(cd build && ctest --output-on-failure)
+# The same suite with ASan + UBSan in the plugin, and a short fuzzing run.
+bash scripts/sanitize.sh

@@ -19,23 +19,28 @@ cuda = "/usr/local/cuda"
 shim = os.path.join(src, "test", "lit", "Inputs", "shim")
 # Clang 19 knows CUDA up to 12.5: with the 13.0 SDK it compiles device code
 # only, with CCCL from the SDK and an empty texture_fetch_functions.h.
-device = ("{tools}/clang++ -x cuda -std=c++17 --cuda-device-only "
+device = ("{clang}/clang++ -x cuda -std=c++17 --cuda-device-only "
           "--cuda-gpu-arch=sm_90a --cuda-path={cuda} -nocudalib "
           "-Wno-unknown-cuda-version -Wno-unknown-attributes -isystem {cuda}/include/cccl "
-          "-I {shim} -I {src}/include").format(tools=config.llvm_tools_dir, cuda=cuda,
+          "-I {shim} -I {src}/include").format(clang=config.clang_dir, cuda=cuda,
                                      shim=shim, src=src)
 config.substitutions.append(("%ts_device", device + " -fplugin=" + config.libts_plugin))
 config.substitutions.append(("%clang_device", device))
+# LD_PRELOAD of the plugin (clangd): a sanitized plugin needs its runtime first.
+config.substitutions.append(("%preload_plugin", (config.asan_runtime + ":" if config.asan_runtime
+                                                 else "") + config.libts_plugin))
 config.substitutions.append(("%plugin", config.libts_plugin))
 config.substitutions.append(("%src", src))
 config.substitutions.append(("%nvcc", "{} -std=c++17 -arch=sm_90a -I {}/include".format(
     config.nvcc, src)))
 config.substitutions.append(("%host_syntax",
-    "{tools}/clang++ -x cuda -std=c++17 --cuda-host-only --cuda-gpu-arch=sm_90a "
+    "{clang}/clang++ -x cuda -std=c++17 --cuda-host-only --cuda-gpu-arch=sm_90a "
     "--cuda-path={cuda} -nocudalib -Wno-unknown-cuda-version -isystem {cuda}/include/cccl "
-    "-I {shim} -I {src}/include".format(tools=config.llvm_tools_dir, cuda=cuda, shim=shim, src=src)))
+    "-I {shim} -I {src}/include".format(clang=config.clang_dir, cuda=cuda, shim=shim, src=src)))
 import shutil
-clangd = shutil.which("clangd-19") or os.path.join(config.llvm_tools_dir, "clangd")
+clangd = os.path.join(config.clang_dir, "clangd")
+if not os.path.exists(clangd):
+    clangd = shutil.which("clangd-19") or os.path.join(config.llvm_tools_dir, "clangd")
 if os.path.exists(clangd):
     config.available_features.add("clangd")
     config.substitutions.append(("%clangd", clangd))

@@ -1,0 +1,66 @@
+# `cmake --install <build> --prefix <dir>`: the plugin, the ts/ headers, the
+# CUDA 13 shim header, the drivers (libts-nvcc, libts-clangd) and the CMake
+# package, so that a project says
+#   find_package(libts CONFIG REQUIRED)
+#   libts_add_kernels(app kernel.cu)
+# (docs/using.md). Included from the top-level CMakeLists.txt.
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+set(LIBTS_PACKAGE_VERSION 0.1.0)
+set(LIBTS_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/libts)
+set(LIBTS_INSTALL_SHIMDIR ${CMAKE_INSTALL_DATADIR}/libts/shim)
+
+# The tools users run: the clang and clangd of this LLVM 19, and the CUDA
+# SDK of the nvcc found now (defaults; each can be overridden later).
+set(LIBTS_CLANG_DEFAULT ${LLVM_TOOLS_BINARY_DIR}/clang++)
+find_program(LIBTS_CLANGD_DEFAULT NAMES clangd-19 clangd
+  HINTS ${LLVM_TOOLS_BINARY_DIR} DOC "clangd 19 that libts-clangd starts")
+if(NOT LIBTS_CLANGD_DEFAULT)
+  set(LIBTS_CLANGD_DEFAULT clangd-19)
+endif()
+find_program(LIBTS_PACKAGE_NVCC nvcc HINTS /usr/local/cuda/bin DOC "nvcc whose SDK clang uses")
+if(LIBTS_PACKAGE_NVCC)
+  get_filename_component(LIBTS_CUDA_DEFAULT ${LIBTS_PACKAGE_NVCC} DIRECTORY)
+  get_filename_component(LIBTS_CUDA_DEFAULT ${LIBTS_CUDA_DEFAULT} DIRECTORY)
+else()
+  set(LIBTS_CUDA_DEFAULT /usr/local/cuda)
+endif()
+
+# Paths the drivers find relative to their own bin/ directory.
+set(_libts_p /libts-prefix)
+file(RELATIVE_PATH LIBTS_REL_PLUGIN ${_libts_p}/${CMAKE_INSTALL_BINDIR}
+  ${_libts_p}/${CMAKE_INSTALL_LIBDIR}/libts.so)
+file(RELATIVE_PATH LIBTS_REL_INCLUDE ${_libts_p}/${CMAKE_INSTALL_BINDIR}
+  ${_libts_p}/${CMAKE_INSTALL_INCLUDEDIR})
+file(RELATIVE_PATH LIBTS_REL_SHIM ${_libts_p}/${CMAKE_INSTALL_BINDIR}
+  ${_libts_p}/${LIBTS_INSTALL_SHIMDIR})
+foreach(tool libts-nvcc libts-clangd)
+  configure_file(${PROJECT_SOURCE_DIR}/tools/${tool}.in ${PROJECT_BINARY_DIR}/tools/${tool}
+    @ONLY FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE
+    WORLD_READ WORLD_EXECUTE)
+endforeach()
+
+# The plugin keeps its run path to LLVM's libraries (clangd preloads it).
+set_target_properties(ts PROPERTIES INSTALL_RPATH "${LLVM_LIBRARY_DIR}")
+install(TARGETS ts LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT libts)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/ts DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+  COMPONENT libts FILES_MATCHING PATTERN "*.h")
+# Clang 19's CUDA wrapper includes texture_fetch_functions.h, which CUDA 13
+# no longer ships: an empty one, searched last (-idirafter).
+install(FILES ${PROJECT_SOURCE_DIR}/test/lit/Inputs/shim/texture_fetch_functions.h
+  DESTINATION ${LIBTS_INSTALL_SHIMDIR} COMPONENT libts)
+install(PROGRAMS ${PROJECT_BINARY_DIR}/tools/libts-nvcc ${PROJECT_BINARY_DIR}/tools/libts-clangd
+  DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT libts)
+
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/libtsConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/cmake/libtsConfig.cmake
+  INSTALL_DESTINATION ${LIBTS_INSTALL_CMAKEDIR}
+  PATH_VARS CMAKE_INSTALL_INCLUDEDIR CMAKE_INSTALL_LIBDIR CMAKE_INSTALL_BINDIR
+            LIBTS_INSTALL_SHIMDIR)
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/cmake/libtsConfigVersion.cmake
+  VERSION ${LIBTS_PACKAGE_VERSION} COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/cmake/libtsConfig.cmake
+              ${PROJECT_BINARY_DIR}/cmake/libtsConfigVersion.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/libtsKernels.cmake
+  DESTINATION ${LIBTS_INSTALL_CMAKEDIR} COMPONENT libts)

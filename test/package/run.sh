@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# libts as a package: installs the build into a scratch prefix, then
+#  1. builds examples/cmake-project against it with CMake + Ninja
+#     (find_package(libts) + libts_add_kernels): the rewrite's depfile names
+#     the rewritten file, a second build does nothing, touching a header the
+#     kernel includes runs the rewrite and nvcc again, and a kernel with a
+#     libts error fails the build with its file:line:col;
+#  2. drives libts-nvcc: compiles a kernel file (nvcc command line the same
+#     on every run, no temporary names), stops on a libts error before nvcc
+#     with clang's diagnostic and a non-zero status, passes a file without
+#     libts through to nvcc untouched;
+#  3. checks that rewrites are byte-identical across runs, output
+#     directories, relative and absolute spellings of the source, and
+#     between libts-nvcc and the CMake build;
+#  4. runs libts-clangd --check with the .clangd it prints.
+# No GPU is needed: building is the test.
+#
+#   run.sh <libts build dir> <plugin (libts.so of that build)> <libts source dir>
+set -eu
+build=$(cd "$1" && pwd)
+plugin=$2
+src=$(cd "$3" && pwd)
+work=$build/test/package-work
+nvcc=${LIBTS_TEST_NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+clang=${LIBTS_CLANG:-/usr/lib/llvm-19/bin/clang++}
+[ -x "$nvcc" ] || { echo "SKIP: no nvcc"; exit 77; }
+export PATH=$(dirname "$nvcc"):$PATH
+
+rm -rf "$work"
+mkdir -p "$work"
+cd "$work"
+step() { echo "==== $*"; }
+fail() { echo "FAIL: $*"; exit 1; }
+has() { grep -q -- "$2" "$1" || { echo "--- $1:"; cat "$1"; fail "$1 lacks '$2'"; }; }
+lacks() { ! grep -q -- "$2" "$1" || { echo "--- $1:"; cat "$1"; fail "$1 has '$2'"; }; }
+
+step "install"
+prefix=$work/prefix
+cmake --install "$build" --prefix "$prefix" --component libts > install.log
+for f in lib/libts.so include/ts/ts.h include/ts/launch.h bin/libts-nvcc bin/libts-clangd \
+    lib/cmake/libts/libtsConfig.cmake lib/cmake/libts/libtsConfigVersion.cmake \
+    lib/cmake/libts/libtsKernels.cmake share/libts/shim/texture_fetch_functions.h; do
+  [ -e "$prefix/$f" ] || fail "not installed: $f"
+done
+[ -x "$prefix/bin/libts-nvcc" ] && [ -x "$prefix/bin/libts-clangd" ] || fail "drivers not executable"
+export PATH=$prefix/bin:$PATH
+
+step "CMake project: configure and build"
+cp -r "$src/examples/cmake-project" example
+cmake_project() { # <source> <build>
+  cmake -S "$1" -B "$2" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" \
+    -DCMAKE_CUDA_COMPILER="$nvcc" -DCMAKE_CUDA_ARCHITECTURES=90a ${LIBTS_CLANG:+-DLIBTS_CLANG="$LIBTS_CLANG"}
+}
+cmake_project example proj > configure.log 2>&1 || { cat configure.log; fail "configure"; }
+ninja -C proj > build.log 2>&1 || { cat build.log; fail "build"; }
+has build.log "libts: analysing and rewriting reduce_kernel.cu"
+[ -x proj/reduce ] || fail "no executable"
+out=$work/proj/libts/reduce/reduce_kernel.cu
+[ -s "$out" ] || fail "no rewritten source"
+has "$out" "kernel_traits<&::reduce_sum>"
+has "$out" "#line 1 \"$work/example/reduce_kernel.cu\""
+# The depfile's target is the rewritten file (clang -MT), and it lists the
+# kernel's headers.
+[ "$(head -n 1 "$out.d")" = "$out: \\" ] || fail "depfile target: $(head -n 1 "$out.d")"
+has "$out.d" "$work/example/reduce_config.h"
+
+step "CMake project: nothing to do on a second build"
+ninja -C proj -d explain > noop.log 2>&1
+has noop.log "no work to do"
+
+step "CMake project: a header change runs the rewrite again"
+before=$(stat -c %Y.%y "$out")
+sleep 1
+touch example/reduce_config.h
+ninja -C proj > header.log 2>&1 || { cat header.log; fail "rebuild"; }
+has header.log "libts: analysing and rewriting reduce_kernel.cu"
+has header.log "Building CUDA object"
+[ "$(stat -c %Y.%y "$out")" != "$before" ] || fail "rewritten source not rewritten"
+ninja -C proj > noop2.log 2>&1
+has noop2.log "no work to do"
+
+step "CMake project: a libts error fails the build at the user's line"
+cp -r "$src/examples/cmake-project" broken
+sed -i 's/^    chunks.release(s);$/    (void)s;/' broken/reduce_kernel.cu
+line=$(grep -n 'auto s = chunks.wait();' broken/reduce_kernel.cu | cut -d: -f1)
+cmake_project broken broken-build > broken-configure.log 2>&1 || { cat broken-configure.log; fail "configure"; }
+if ninja -C broken-build > broken.log 2>&1; then cat broken.log; fail "a broken kernel built"; fi
+has broken.log "$work/broken/reduce_kernel.cu:$line:[0-9]*: error: stage of 'Chunk' waited for in the loop is not released in the same iteration \[-Wts-bracketing\]"
+lacks broken.log "Building CUDA object"
+
+step "libts-nvcc: compile a kernel file"
+mkdir nv
+cp example/reduce_kernel.cu example/reduce.h example/reduce_config.h nv/
+sed 's/^    chunks.release(s);$/    (void)s;/' nv/reduce_kernel.cu > nv/bad.cu
+printf '#include <cstdio>\n__global__ void k(int *p) { *p = 1; }\nint main() { return 0; }\n' > nv/plain.cu
+# nvcc that logs its command line (and compiles when asked to).
+cat > fake-nvcc <<EOF
+#!/bin/sh
+echo "\$*" >> "$work/nvcc.log"
+[ -n "\${FAKE_NVCC_COMPILE:-}" ] && exec "$nvcc" "\$@"
+for a in "\$@"; do [ "\$prev" = -o ] && : > "\$a"; prev=\$a; done
+exit 0
+EOF
+chmod +x fake-nvcc
+export LIBTS_NVCC=$work/fake-nvcc
+(cd nv && FAKE_NVCC_COMPILE=1 libts-nvcc -std=c++17 -arch=sm_90a -O3 -c reduce_kernel.cu -o obj/k.o) \
+  > nvcc-run.log 2>&1 || { cat nvcc-run.log; fail "libts-nvcc"; }
+[ -s nv/obj/k.o ] || fail "no object"
+has nvcc.log "obj/k.o.libts.cu"
+(cd nv && libts-nvcc -std=c++17 -arch=sm_90a -O3 -c reduce_kernel.cu -o obj/k.o)
+[ "$(sed -n 1p nvcc.log)" = "$(sed -n 2p nvcc.log)" ] || fail "nvcc command lines differ: $(cat nvcc.log)"
+lacks nvcc.log ".tmp "
+echo "nvcc ran as: $(sed -n 1p nvcc.log)"
+
+step "libts-nvcc: a libts error stops before nvcc"
+: > nvcc.log
+if (cd nv && libts-nvcc -arch=sm_90a -c bad.cu -o obj/bad.o) > bad.log 2>&1; then
+  cat bad.log; fail "libts-nvcc accepted a broken kernel"
+fi
+has bad.log "$work/nv/bad.cu:$line:[0-9]*: error: .*\[-Wts-bracketing\]"
+[ ! -s nvcc.log ] || fail "nvcc ran after a libts error: $(cat nvcc.log)"
+[ ! -e nv/obj/bad.o ] || fail "object of a broken kernel"
+
+step "libts-nvcc: a file without libts goes to nvcc unchanged"
+(cd nv && LIBTS_CLANG=/bin/false libts-nvcc -arch=sm_90a -c plain.cu -o obj/plain.o)
+[ "$(cat nvcc.log)" = "-arch=sm_90a -c plain.cu -o obj/plain.o" ] || fail "plain: $(cat nvcc.log)"
+
+step "deterministic rewrites"
+(cd / && libts-nvcc -std=c++17 -arch=sm_90a -O3 -c "$work/nv/reduce_kernel.cu" -o "$work/nv/other/k.o")
+cmp nv/obj/k.o.libts.cu nv/other/k.o.libts.cu || fail "rewrite differs: relative/absolute source, output dir"
+cp nv/obj/k.o.libts.cu first.cu
+(cd nv && libts-nvcc -std=c++17 -arch=sm_90a -O3 -c reduce_kernel.cu -o obj/k.o)
+cmp first.cu nv/obj/k.o.libts.cu || fail "rewrite differs between runs"
+# The CMake build of the same file (its own build directory) writes the
+# same bytes as libts-nvcc.
+libts-nvcc --libts-rewrite=cmake-like.cu -O3 -DNDEBUG "$work/example/reduce_kernel.cu"
+cmp cmake-like.cu "$out" || fail "CMake and libts-nvcc rewrites differ"
+# The plugin itself: same bytes from another directory, and from a
+# code-generating compile (-S) as from -fsyntax-only.
+device=("$clang" -x cuda -std=c++17 --cuda-device-only --cuda-gpu-arch=sm_90a
+  --cuda-path="$(dirname "$(dirname "$nvcc")")" -nocudalib -Wno-unknown-cuda-version
+  -Wno-unknown-attributes -isystem "$(dirname "$(dirname "$nvcc")")/include/cccl"
+  -idirafter "$src/test/lit/Inputs/shim" -I "$src/include" -fplugin="$plugin")
+mkdir -p raw/a raw/b
+(cd raw/a && "${device[@]}" -fsyntax-only "$work/nv/reduce_kernel.cu" -Xclang -plugin-arg-ts -Xclang -emit=e.cu)
+(cd raw/b && "${device[@]}" -S -o /dev/null "$work/nv/reduce_kernel.cu" -Xclang -plugin-arg-ts -Xclang -emit=e.cu)
+cmp raw/a/e.cu raw/b/e.cu || fail "plugin rewrites differ (directory, -S vs -fsyntax-only)"
+
+step "libts-clangd"
+if [ -x "${LIBTS_CLANGD:-}" ] || command -v clangd-19 > /dev/null; then
+  mkdir ed
+  cp nv/bad.cu nv/reduce_kernel.cu nv/reduce.h nv/reduce_config.h ed/
+  libts-clangd --print-config > ed/.clangd
+  (cd ed && libts-clangd --check=reduce_kernel.cu) > clangd-good.log 2>&1 || { cat clangd-good.log; fail "clangd on a good kernel"; }
+  has clangd-good.log "All checks completed, 0 errors"
+  if (cd ed && libts-clangd --check=bad.cu) > clangd-bad.log 2>&1; then cat clangd-bad.log; fail "clangd missed the error"; fi
+  has clangd-bad.log "not released in the same iteration \[-Wts-bracketing\]"
+else
+  echo "(no clangd-19: skipped)"
+fi
+
+echo "==== package: all checks passed"

@@ -66,6 +66,14 @@ public:
   }
   TaskRef &pwork(unsigned R) { return opAs(OpKind::Work, R, Role::Producer); }
   TaskRef &cwork(unsigned R) { return opAs(OpKind::Work, R, Role::Consumer); }
+  /// A ts::wgmma MMA issued on the latest stage of R (an asynchronous read).
+  TaskRef &mma(unsigned R);
+  TaskRef &mmaCommit(Guard G = Guard::Always) {
+    return opAs(OpKind::MmaCommit, Op::NoResource, Role::Consumer, G);
+  }
+  TaskRef &mmaWait(unsigned Pending, Guard G = Guard::Always);
+  /// release_oldest() of R.
+  TaskRef &releaseOldest(unsigned R, Guard G = Guard::Always);
 
   /// Producer loop body: acquire, work, commit.
   TaskRef &fill(unsigned R) { return acquire(R).pwork(R).commit(R); }
@@ -195,6 +203,25 @@ inline TaskRef &TaskRef::opAs(OpKind K, unsigned R, Role Ro, Guard G) {
         O.Stage = E.Stage;
   }
   task().Ops.push_back(O);
+  return *this;
+}
+
+inline TaskRef &TaskRef::mma(unsigned R) {
+  cwork(R);
+  task().Ops.back().AsyncRead = true;
+  return *this;
+}
+
+inline TaskRef &TaskRef::mmaWait(unsigned Pending, Guard G) {
+  opAs(OpKind::MmaWait, Op::NoResource, Role::Consumer, G);
+  task().Ops.back().Pending = Pending;
+  return *this;
+}
+
+inline TaskRef &TaskRef::releaseOldest(unsigned R, Guard G) {
+  release(R, G);
+  task().Ops.back().Oldest = true;
+  task().Ops.back().Stage = Op::NoStage;
   return *this;
 }
 

@@ -28,8 +28,8 @@ std::string center(const std::string &S, size_t W) {
   return std::string(Left, ' ') + S + std::string(W - S.size() - Left, ' ');
 }
 
-/// H head, L loop (LF/LL: first/last iteration only; L!F/L!L: all but
-/// the first/last), T tail.
+/// H head, L loop (LF/LL: first/last iteration only; L>/L<: all but the
+/// first/last), T tail.
 std::string tag(const Op &O) {
   switch (O.Sec) {
   case Section::Head:
@@ -44,9 +44,9 @@ std::string tag(const Op &O) {
   if (O.G == Guard::LastIter)
     return "LL";
   if (O.G == Guard::NotFirstIter)
-    return "L!F";
+    return "L>";
   if (O.G == Guard::NotLastIter)
-    return "L!L";
+    return "L<";
   return "L";
 }
 

@@ -108,8 +108,8 @@ std::string scheduleTable(const Program &P, const Kernel &K,
   if (S.Deadlocked)
     OS << "; deadlock at step " << (Rows.empty() ? 0 : Rows.rbegin()->first);
   OS << "\n";
-  OS << "tags: H head, L loop (LF first / LL last iteration only), T tail; "
-        "#i iteration\n";
+  OS << "tags: H head, L loop (LF first / LL last iteration only, L> all but the "
+        "first / L< all but the last), T tail; #i iteration\n";
   return OS.str();
 }
 

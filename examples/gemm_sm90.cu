@@ -18,6 +18,8 @@
 // cuBLAS. Built with -DGEMM_NO_MAIN it is the benchmark's gemm_sm90_libts.
 //
 //   ./gemm_sm90 [M N K = 4096 4096 4096] [reps = 20]
+// gpu-run-args: 4096 4096 4096 20
+// gpu-run-sanitize-args: 256 512 128 1
 #include <ts/ts.h>
 #include <ts/tensor_map.h>
 

@@ -81,20 +81,32 @@ run_all() {
     exe="$bin/$name"
     echo
     echo "== $name ($src)"
+    # A source may set its own arguments or ask to be left out:
+    #   // gpu-run-args: ...   // gpu-run-sanitize-args: ...   // gpu-run: skip (why)
+    skip=$(sed -n 's|^// gpu-run: skip *||p' "$src" | head -n 1)
+    if [ -n "$skip" ]; then
+      echo "skipped: $skip"; summary+=("$name: skipped $skip"); continue
+    fi
+    run_args=("${args[@]}")
+    own=$(sed -n 's|^// gpu-run-args: *||p' "$src" | head -n 1)
+    # shellcheck disable=SC2206  # a list of words
+    [ -n "$own" ] && run_args=($own)
+    san_args=$(sed -n 's|^// gpu-run-sanitize-args: *||p' "$src" | head -n 1)
+    san_args=${san_args:-$SANITIZE_ARGS}
     # shellcheck disable=SC2206  # NVCC_FLAGS is a list of words
     cmd=("$NVCC" -std=c++17 -arch="$ARCH" -O3 -I include ${NVCC_FLAGS:-} -o "$exe" "$src")
     echo "\$ ${cmd[*]}"
     if ! "${cmd[@]}"; then
       summary+=("$name: COMPILE FAILED"); failed=1; continue
     fi
-    echo "\$ $exe ${args[*]}"
-    if "$exe" "${args[@]}"; then status="run ok"
+    echo "\$ $exe ${run_args[*]}"
+    if "$exe" "${run_args[@]}"; then status="run ok"
     else rc=$?; status="RUN FAILED (rc $rc)"; failed=1; fi
     if [ $sanitize -eq 1 ]; then
       for tool in $SANITIZE_TOOLS; do
-        echo "\$ $SANITIZER --tool $tool --error-exitcode 99 $exe $SANITIZE_ARGS"
+        echo "\$ $SANITIZER --tool $tool --error-exitcode 99 $exe $san_args"
         # shellcheck disable=SC2086
-        if "$SANITIZER" --tool "$tool" --error-exitcode 99 "$exe" $SANITIZE_ARGS; then
+        if "$SANITIZER" --tool "$tool" --error-exitcode 99 "$exe" $san_args; then
           status="$status, $tool clean"
         else rc=$?; status="$status, $tool FAILED (rc $rc)"; failed=1; fi
       done

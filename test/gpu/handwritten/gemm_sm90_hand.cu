@@ -43,6 +43,7 @@
 //   4  per-warp release, TMA-store epilogue
 //
 // Host entry points are declared in bench/gemm/gemm.h.
+// gpu-run: skip (no main: bash bench/gemm/run.sh builds and times it)
 #include <cstdio>
 
 #include <cuda_bf16.h>

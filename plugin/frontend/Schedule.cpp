@@ -361,8 +361,15 @@ void Walker::recordDomain(const CXXForRangeStmt *FR) {
           }
         Sym = exprText(Ctx, E);
       };
+  // A constant bound counts as the int the domain receives (4294967296
+  // converts to 0 there), as the runtime sees it.
   auto SplitArg = [&](unsigned I, std::string &Sym, int64_t &Off) {
-    if (I < Args.size() && !isa<CXXDefaultArgExpr>(Args[I]))
+    if (I >= Args.size() || isa<CXXDefaultArgExpr>(Args[I]))
+      return;
+    Expr::EvalResult R;
+    if (!Args[I]->isValueDependent() && Args[I]->EvaluateAsInt(R, Ctx))
+      Off += R.Val.getInt().getExtValue();
+    else
       Split(Args[I], Sym, Off);
   };
   if (Args.size() == 1) { // domain(end): start 0

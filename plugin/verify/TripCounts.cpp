@@ -25,6 +25,7 @@ namespace {
 constexpr uint64_t SteadyRounds = 400000;
 /// Largest K (or constant) simulated trip by trip.
 constexpr uint64_t MaxDirectTrips = 4096;
+constexpr uint64_t MaxRangeRuns = 1 << 14; ///< Trip counts one coverage may ask for.
 
 bool loops(const Task &T) {
   return T.Dom.Present && std::any_of(T.Ops.begin(), T.Ops.end(), [](const Op &O) {
@@ -300,8 +301,21 @@ Coverage optedOut(const Kernel &K, const TripModel &M, DiagList &Out) {
 Coverage coverage(const Program &P, const Kernel &K, const KernelPlan &Plan,
                   const TripModel &M, DiagList &Out) {
   Coverage Cv;
+  // Offsets far apart (domains differing by millions of iterations) would
+  // ask for millions of runs: the last MaxRangeRuns of them are checked and
+  // the report says the rest were not.
   auto Range = [&](int64_t Hi) {
-    for (int64_t N = M.Lo; N <= Hi; ++N)
+    int64_t From = M.Lo;
+    if (Hi - M.Lo > int64_t(MaxRangeRuns)) {
+      From = Hi - int64_t(MaxRangeRuns);
+      Cv.Covered = false;
+      boundWarning(K, uint64_t(Hi), "the domains' bounds differ by more than " +
+                                        std::to_string(MaxRangeRuns) +
+                                        " iterations; runs below N = " +
+                                        std::to_string(From) + " are not checked",
+                   Out);
+    }
+    for (int64_t N = From; N <= Hi; ++N)
       Cv.Ns.push_back(N);
   };
   if (K.TripBoundOptOut)

@@ -7,13 +7,15 @@
 // - `mma` (two warpgroups, 232 registers): each warpgroup computes a 64 x 256
 //   slice of the 128 x 256 tile with wgmma m64n256k16, keeps one MMA group in
 //   flight and hands back the stage the previous group read (release_oldest,
-//   verified: a stage is never released while an MMA may read it), then
-//   stores its slice from registers at the end of each tile.
+//   verified: a stage is never released while an MMA may read it). At the
+//   end of each tile it converts its slice to bf16 in four 64 x 64 chunks,
+//   written 128-byte swizzled into two buffers of task-owned shared memory
+//   in turn and stored by TMA, so the last stores overlap the next tile.
 // - Persistent: one CTA per SM; CTA b runs tiles b, b + grid, ... in
 //   grouped order (16 M-blocks per group), and the domain loop runs over
 //   (tile, k-step) pairs, so the pipeline carries over from tile to tile.
 //
-// Its hand-written twin (same tiles, schedule and epilogue) is variant 0 of
+// Its hand-written twin (same tiles, schedule and epilogue) is variant 3 of
 // test/gpu/handwritten/gemm_sm90_hand.cu; bench/gemm compares both with
 // cuBLAS. Built with -DGEMM_NO_MAIN it is the benchmark's gemm_sm90_libts.
 //
@@ -36,11 +38,12 @@ namespace gemm {
 constexpr int BM = 128, BN = 256, BK = 64; // BK: one 128-byte swizzle row of bf16
 constexpr int kGroupM = 16;                // rasterization: M-blocks per group
 
+constexpr int kEpiCols = 64;               // epilogue chunk: 64 x 64 bf16, one swizzle row wide
+
 struct Params {
   CUtensorMap a; // box 128 rows x 64
   CUtensorMap b; // box 256 rows x 64
-  __nv_bfloat16 *c;
-  int n;       // row length of C
+  CUtensorMap c; // box 64 rows x 64 (the epilogue's TMA stores)
   int k_tiles; // K / 64
   int units_m; // M / 128
   int units_n; // N / 256
@@ -50,6 +53,11 @@ struct Params {
 struct [[ts::resource(ts::tma_async, ts::stages(4), ts::swizzled)]] Operands {
   __nv_bfloat16 a[BM * BK]; // 16 KiB
   __nv_bfloat16 b[BN * BK]; // 32 KiB
+};
+
+/// The mma task's own epilogue buffers: two 64 x 64 chunks per warpgroup.
+struct [[ts::resource(ts::task_owned, ts::swizzled)]] Staging {
+  __nv_bfloat16 chunk[2][2][64 * kEpiCols]; // [warpgroup][buffer], 32 KiB
 };
 
 /// (tile, k-step) pairs this CTA runs: tiles blockIdx.x + i * gridDim.x.
@@ -85,20 +93,37 @@ struct Position {
   }
 };
 
-/// A warpgroup's 64 x 256 slice, two bf16 per store (the m64nNk16
-/// accumulator layout: ts/wgmma.h).
+/// A warpgroup's 64 x 256 slice through its two buffers: each 64 x 64
+/// chunk is converted to bf16, written 128-byte swizzled (conflict-free;
+/// the accumulator layout of m64nNk16 is in ts/wgmma.h) and stored by TMA
+/// while the next chunk is filled. Thread 0 of the warpgroup issues the
+/// stores, so it alone waits for their reads; the barriers pass that on.
 __device__ __forceinline__ void store_slice(const Params &p, const float (&acc)[BN / 2], int mb,
-                                            int nb, unsigned wg) {
+                                            int nb, unsigned wg,
+                                            __nv_bfloat16 (&bufs)[2][64 * kEpiCols]) {
   const unsigned warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
-  const int row = mb * BM + int(wg) * 64 + int(warp) * 16 + int(lane / 4);
-  __nv_bfloat16 *const c0 = p.c + size_t(row) * p.n + nb * BN + int(lane % 4) * 2;
-  __nv_bfloat16 *const c8 = c0 + size_t(8) * p.n;
+  const bool issuer = threadIdx.x % 128 == 0;
+  const unsigned r = warp * 16 + lane / 4; // rows r and r + 8 of the chunk
 #pragma unroll
-  for (int g = 0; g < BN / 8; ++g) {
-    *reinterpret_cast<__nv_bfloat162 *>(c0 + 8 * g) =
-        __floats2bfloat162_rn(acc[4 * g + 0], acc[4 * g + 1]);
-    *reinterpret_cast<__nv_bfloat162 *>(c8 + 8 * g) =
-        __floats2bfloat162_rn(acc[4 * g + 2], acc[4 * g + 3]);
+  for (int j = 0; j < BN / kEpiCols; ++j) {
+    unsigned char *const buf = reinterpret_cast<unsigned char *>(bufs[j & 1]);
+    if (issuer) // the store from this buffer two chunks ago has read it
+      ts::tma::wait_store_reads<1>();
+    ts::sync_warpgroup();
+#pragma unroll
+    for (int gg = 0; gg < kEpiCols / 8; ++gg) {
+      const int g = j * (kEpiCols / 8) + gg;
+      // 128-byte swizzle: 16-byte chunk gg of row r sits at chunk gg ^ (r % 8).
+      const unsigned off = ((unsigned(gg) ^ (r & 7u)) << 4) + (lane % 4) * 4;
+      *reinterpret_cast<__nv_bfloat162 *>(buf + r * 128 + off) =
+          __floats2bfloat162_rn(acc[4 * g + 0], acc[4 * g + 1]);
+      *reinterpret_cast<__nv_bfloat162 *>(buf + (r + 8) * 128 + off) =
+          __floats2bfloat162_rn(acc[4 * g + 2], acc[4 * g + 3]);
+    }
+    ts::tma::store_fence(); // visible to the TMA unit
+    ts::sync_warpgroup();
+    if (issuer)
+      ts::tma::issue_store_2d(&p.c, nb * BN + j * kEpiCols, mb * BM + int(wg) * 64, buf);
   }
 }
 
@@ -119,8 +144,8 @@ __device__ void load(const Params &p, ts::producer<Operands> ops) {
 }
 
 [[ts::task(ts::warps(0, 8), ts::regs(232))]]
-__device__ void mma(const Params &p, ts::consumer<Operands> ops) {
-  const unsigned wg = threadIdx.x / 128;
+__device__ void mma(const Params &p, ts::consumer<Operands> ops, ts::owned<Staging> out) {
+  const unsigned wg = ts::warpgroup_index();
   float acc[BN / 2];
   Position at;
   for (auto i : ts::domain(0, steps(p))) {
@@ -141,7 +166,7 @@ __device__ void mma(const Params &p, ts::consumer<Operands> ops) {
       ts::wgmma::fence_operand(acc);
       int mb, nb;
       tile_coords(p, at.tile, mb, nb);
-      store_slice(p, acc, mb, nb, wg);
+      store_slice(p, acc, mb, nb, wg, out->chunk[wg]);
     }
     if (i.last()) {
       ts::wgmma::wait_group<0>();
@@ -174,10 +199,10 @@ cudaError_t gemm_sm90_libts(const __nv_bfloat16 *A, const __nv_bfloat16 *B, __nv
   cudaError_t e = ts::tensor_map::kmajor_bf16_sw128(&p.a, A, M, K, BM);
   if (e == cudaSuccess)
     e = ts::tensor_map::kmajor_bf16_sw128(&p.b, B, N, K, BN);
+  if (e == cudaSuccess) // C as rows of N: 64 x 64 boxes, swizzled like the buffers
+    e = ts::tensor_map::kmajor_bf16_sw128(&p.c, C, M, N, 64);
   if (e != cudaSuccess)
     return e;
-  p.c = C;
-  p.n = N;
   p.k_tiles = K / BK;
   p.units_m = M / BM;
   p.units_n = N / BN;

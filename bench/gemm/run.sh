@@ -14,7 +14,10 @@
 #
 # Writes $OUT/ptxas.txt (registers/spills per kernel), $OUT/bench.txt,
 # $OUT/<impl>.sass and $OUT/<impl>-sass-counts.txt (instructions by opcode per
-# kernel), so the hand and libts kernels can be compared side by side.
+# kernel), so the hand and libts kernels can be compared side by side; with
+# LIBTS_SRC also $OUT/sass-diff.txt: bench/gemm/sass_diff.py's comparison of
+# the libts kernel's main (HGMMA) loop with its twin's, hand variant 3
+# (SASS_DIFF_HAND / SASS_DIFF_LIBTS: other kernel name regexes).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-/tmp/gemm-bench}
@@ -57,6 +60,17 @@ for o in "${objs[@]}"; do
   done > "$OUT/$name-sass-counts.txt"
   cat "$OUT/$name-sass-counts.txt"
 done
+if [[ -n ${LIBTS_SRC:-} ]]; then
+  echo "== SASS main loop, libts against the twin (hand variant 3): $OUT/sass-diff.txt"
+  if python3 bench/gemm/sass_diff.py "$OUT/hand.sass" "$OUT/libts.sass" \
+      -a "${SASS_DIFF_HAND:-_ZN9gemm_hand11gemm_kernelILi1ELb0ELb1E}" \
+      -b "${SASS_DIFF_LIBTS:-_ZN4gemm11gemm_kernel}" --label-a hand --label-b libts \
+      --whole --side-by-side > "$OUT/sass-diff.txt" 2>&1; then
+    grep -E '^(hand|libts) main loop:|^whole kernels|^verdict:' "$OUT/sass-diff.txt"
+  else
+    echo "sass_diff.py failed: $(tail -1 "$OUT/sass-diff.txt")"
+  fi
+fi
 
 [[ ${NO_RUN:-0} == 1 ]] && exit 0
 echo "== bench $*"

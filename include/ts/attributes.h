@@ -11,10 +11,12 @@ enum class pipeline_kind : int {
   gmem = 0,        ///< global memory, no pipeline
   async_async = 1, ///< threads produce, threads consume
   tma_async = 2,   ///< TMA produces (transaction bytes), threads consume
+  task_owned = 3,  ///< shared memory private to one task (ts::owned<R>)
 };
 inline constexpr pipeline_kind gmem = pipeline_kind::gmem;
 inline constexpr pipeline_kind async_async = pipeline_kind::async_async;
 inline constexpr pipeline_kind tma_async = pipeline_kind::tma_async;
+inline constexpr pipeline_kind task_owned = pipeline_kind::task_owned;
 
 struct stages_t { int count; };
 /// Number of shared-memory stages of a pipelined resource.

@@ -91,6 +91,30 @@ __device__ __forceinline__ void store_3d(const CUtensorMap *map, int c0, int c1,
   detail::store<3>(map, {c0, c1, c2}, smem_src);
 }
 
+/// For stores that one thread issues for many writers (a warpgroup filling
+/// a task-owned buffer): every writer fences its shared-memory writes for
+/// the TMA unit, then a barrier (ts::sync_warpgroup), then one thread issues.
+__device__ __forceinline__ void store_fence() {
+  cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);
+}
+
+/// TMA store issued by the calling thread alone, as one bulk group; the
+/// source stays in use until wait_store_reads lets this thread see it read.
+__device__ __forceinline__ void issue_store_2d(const CUtensorMap *map, int c0, int c1,
+                                               const void *smem_src) {
+  const int32_t c[2] = {c0, c1};
+  cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_global, cuda::ptx::space_shared, map, c,
+                                  smem_src);
+  cuda::ptx::cp_async_bulk_commit_group();
+}
+
+/// Waits (in the issuing thread) until at most N of its newest store groups
+/// may still read shared memory: their sources may then be overwritten.
+template <int N>
+__device__ __forceinline__ void wait_store_reads() {
+  cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<N>{});
+}
+
 /// Pulls the descriptor into the TMA unit's cache ahead of the first load
 /// (no CCCL wrapper for prefetch.tensormap).
 __device__ __forceinline__ void prefetch_descriptor(const CUtensorMap *map) {

@@ -26,6 +26,8 @@
 #include "ts/detail.h"
 #include "ts/domain.h"
 #include "ts/pipeline.h"
+#include "ts/owned.h"
+#include "ts/warpgroup.h"
 #include "ts/pdl.h"
 #include "ts/tma.h"
 #include "ts/wgmma.h"

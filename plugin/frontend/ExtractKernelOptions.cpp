@@ -48,8 +48,13 @@ void Extractor::aliasOption(QualType Ty, SourceLocation L, Kernel &K) {
   for (unsigned R : *Phases) {
     const Resource &Res = X.P.Resources[R];
     if (!isPipelined(Res.Kind)) {
-      error(L, "'" + Res.Name + "' has no shared memory to alias",
-            "only pipelined resources (tma_async, async_async) live in shared memory",
+      bool Owned = Res.Kind == PipelineKind::TaskOwned;
+      error(L,
+            "'" + Res.Name + "' " +
+                (Owned ? "is task-owned: the schedule does not show when it is used"
+                       : "has no shared memory to alias"),
+            "only pipelined resources (tma_async, async_async) can share bytes, since the "
+            "verifier proves each phase ends from their stage hand-backs",
             fromHandle(Res.Loc));
       return;
     }
@@ -80,6 +85,13 @@ bool Extractor::kernelOption(const Expr *E, SourceLocation L, Kernel &K) {
     K.GridDependentLoc = toHandle(L);
     if (auto Rs = resourceList(Ty, "grid_dependent_t", L))
       K.GridDependent = std::move(*Rs);
+    for (unsigned R : K.GridDependent)
+      if (X.P.Resources[R].Kind == PipelineKind::TaskOwned)
+        error(L, "'" + X.P.Resources[R].Name + "' is task-owned shared memory, which no grid "
+                 "before this one can write",
+              "list the resources whose data the previous grid writes (gmem ones, or "
+              "pipelines that load it)",
+              fromHandle(X.P.Resources[R].Loc));
     if (K.GridDependent.empty() && !tsTemplateTypes(Ty, "grid_dependent_t").size())
       error(L, "ts::grid_dependent lists no resource",
             "write ts::grid_dependent<R, ...> with the resources the previous grid writes");

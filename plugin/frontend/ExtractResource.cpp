@@ -45,17 +45,17 @@ void Extractor::resource(const SeenAttr &A) {
         continue;
       HaveKind = true;
       int64_t K = V->getInt().getExtValue();
-      if (K < 0 || K > 2) {
+      if (K < 0 || K > 3) {
         error(L, std::to_string(K) + " is not a ts::pipeline_kind",
-              "use ts::gmem, ts::async_async or ts::tma_async");
+              "use ts::gmem, ts::async_async, ts::tma_async or ts::task_owned");
         KindBad = true;
         continue;
       }
       if (!firstTime(Given, "the resource kind", L))
         continue;
-      R.Kind = K == 2 ? PipelineKind::TmaAsync
-               : K == 1 ? PipelineKind::AsyncAsync
-                        : PipelineKind::Gmem;
+      static const PipelineKind Kinds[] = {PipelineKind::Gmem, PipelineKind::AsyncAsync,
+                                           PipelineKind::TmaAsync, PipelineKind::TaskOwned};
+      R.Kind = Kinds[K];
     } else if (tsRecord(T, "stages_t")) {
       if (!firstTime(Given, "ts::stages", L))
         continue;
@@ -92,15 +92,15 @@ void Extractor::resource(const SeenAttr &A) {
         R.Swizzled = true;
     } else {
       error(L, "unexpected argument to [[ts::resource]]",
-            "expected ts::gmem, ts::async_async or ts::tma_async, ts::stages(N), "
-            "ts::tx_bytes(B), ts::align(B) or ts::swizzled");
+            "expected ts::gmem, ts::async_async, ts::tma_async or ts::task_owned, "
+            "ts::stages(N), ts::tx_bytes(B), ts::align(B) or ts::swizzled");
     }
   }
   if (KindBad)
     return;
   if (!HaveKind)
     error(A.Range.getBegin(), "[[ts::resource]] needs a kind",
-          "add ts::gmem, ts::async_async or ts::tma_async");
+          "add ts::gmem, ts::async_async, ts::tma_async or ts::task_owned");
   if (RD->isInvalidDecl())
     return;
   if (RD->isDependentContext()) {
@@ -154,9 +154,12 @@ void Extractor::resource(const SeenAttr &A) {
   R.PayloadAlign = unsigned(Ctx.getTypeAlignInChars(Ctx.getRecordType(RD)).getQuantity());
   if (RD->isEmpty())
     R.PayloadBytes = 0;
-  if (isPipelined(R.Kind) && R.PayloadBytes == 0)
-    error(RD->getLocation(), "pipelined resource '" + R.Name + "' has no payload",
-          "give the struct the members one stage holds");
+  if (inSharedMemory(R.Kind) && R.PayloadBytes == 0)
+    error(RD->getLocation(),
+          std::string(isPipelined(R.Kind) ? "pipelined" : "task-owned") + " resource '" +
+              R.Name + "' has no payload",
+          isPipelined(R.Kind) ? "give the struct the members one stage holds"
+                              : "give the struct the members the task keeps in shared memory");
   if (R.Kind == PipelineKind::TmaAsync) {
     if (!HaveTx)
       R.TxBytes = R.PayloadBytes;
@@ -170,8 +173,11 @@ void Extractor::resource(const SeenAttr &A) {
           "remove it, or make the resource ts::tma_async");
   }
   if (HaveKind && !isPipelined(R.Kind) && R.Stages != 1)
-    error(A.Range.getBegin(), "a ts::gmem resource has no stages",
-          "remove ts::stages, or make the resource a pipeline");
+    error(A.Range.getBegin(),
+          std::string("a ts::") + pipelineKindName(R.Kind) + " resource has no stages",
+          R.Kind == PipelineKind::TaskOwned
+              ? "remove ts::stages; for several buffers, give the struct an array of them"
+              : "remove ts::stages, or make the resource a pipeline");
   if (R.Swizzled)
     R.Align = std::max(R.Align, 1024u);
   ResourceIndex[RD->getCanonicalDecl()] = unsigned(X.P.Resources.size());

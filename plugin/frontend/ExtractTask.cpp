@@ -23,6 +23,36 @@ static bool writtenAlwaysInline(const FunctionDecl *FD) {
   return false;
 }
 
+/// `ts::owned<R> name`: R must be a ts::task_owned resource, taken once.
+bool Extractor::ownedParam(const ParmVarDecl *P, Task &T, TaskParam &TP) {
+  if (P->getType()->isReferenceType()) {
+    error(P->getLocation(), "take task-owned memory by value",
+          "write 'ts::owned<R> " + TP.Name + "'");
+    return false;
+  }
+  auto Res = resourceOf(tsTemplateArg(P->getType(), "owned"), P->getLocation());
+  if (!Res)
+    return false;
+  const Resource &R = X.P.Resources[*Res];
+  if (R.Kind != PipelineKind::TaskOwned) {
+    error(P->getLocation(), "ts::owned<" + R.Name + ">: '" + R.Name + "' is a ts::" +
+                                pipelineKindName(R.Kind) + " resource",
+          "declare it [[ts::resource(ts::task_owned)]], or take a producer or consumer "
+          "handle of it",
+          fromHandle(R.Loc));
+    return false;
+  }
+  if (T.owns(*Res)) {
+    error(P->getLocation(), "task '" + T.Name + "' takes '" + R.Name + "' twice",
+          "one ts::owned parameter per resource");
+    return false;
+  }
+  T.Owns.push_back(*Res);
+  TP.K = TaskParam::Kind::Owned;
+  TP.Resource = *Res;
+  return true;
+}
+
 void Extractor::task(const SeenAttr &A) {
   const auto *FD = cast<FunctionDecl>(A.D);
   const FunctionDecl *Def = FD->getDefinition();
@@ -128,8 +158,17 @@ void Extractor::task(const SeenAttr &A) {
               "one handle per resource and role");
         continue;
       }
+      if (X.P.Resources[*Res].Kind == PipelineKind::TaskOwned) {
+        error(P->getLocation(),
+              "'" + X.P.Resources[*Res].Name + "' is task-owned shared memory, not a pipeline",
+              "take it as 'ts::owned<" + X.P.Resources[*Res].Name + "> " + TP.Name + "'");
+        continue;
+      }
       Side.push_back(*Res);
       Handles[P] = {R, *Res};
+    } else if (tsRecord(PT, "owned")) {
+      if (!ownedParam(P, T, TP))
+        continue;
     } else if (TP.Name.empty()) {
       error(P->getLocation(), "task parameter needs a name",
             "non-handle parameters bind to the kernel parameter of the same name");

@@ -25,6 +25,7 @@ public:
 private:
   void resource(const SeenAttr &A);
   void task(const SeenAttr &A);
+  bool ownedParam(const clang::ParmVarDecl *P, Task &T, TaskParam &TP);
   void kernel(const SeenAttr &A);
   std::optional<clang::APValue> evaluate(const clang::Expr *E, const char *What);
   std::vector<const clang::Expr *> exprArgs(const SeenAttr &A, const char *What);

@@ -36,6 +36,8 @@ static const char *kindSpelling(PipelineKind K) {
     return "::ts::pipeline_kind::async_async";
   case PipelineKind::TmaAsync:
     return "::ts::pipeline_kind::tma_async";
+  case PipelineKind::TaskOwned:
+    return "::ts::pipeline_kind::task_owned";
   }
   return "";
 }
@@ -97,9 +99,13 @@ private:
           "ts_smem_raw[];\n"
        << "  unsigned char *const ts_smem = ::ts::detail::align_base<"
        << L.BaseAlign << ">(ts_smem_raw);\n"
-       << "  const unsigned ts_warp = ::ts::detail::warp_index();\n"
-       << "  if (::threadIdx.x == 0) {\n";
+       << "  const unsigned ts_warp = ::ts::detail::warp_index();\n";
+    if (Plan.Pipelines.empty())
+      return;
+    OS << "  if (::threadIdx.x == 0) {\n";
     for (const ResourceLayout &R : L.Resources) {
+      if (!R.Barriers)
+        continue;
       const Resource &Res = P.Resources[R.Resource];
       const ArrivalCounts &C = Plan.pipeline(R.Resource)->Counts;
       unsigned S = Res.Stages;
@@ -112,6 +118,8 @@ private:
        << "  }\n"
        << "  __syncthreads();\n";
     for (const ResourceLayout &R : L.Resources) {
+      if (!R.Barriers)
+        continue;
       const Resource &Res = P.Resources[R.Resource];
       OS << "  const ::ts::detail::pipe ts_pipe_" << R.Resource << "{ts_smem + "
          << R.DataOffset << ", " << R.StageStride << "u, " << Res.Stages << "u, "
@@ -191,6 +199,10 @@ private:
         Args.push_back(Handle + "()");
         continue;
       }
+      if (TP.K == TaskParam::Kind::Owned) {
+        Args.push_back(Handle + "(ts_smem + " + std::to_string(RL->DataOffset) + ")");
+        continue;
+      }
       // One cursor per role: a task may produce and consume one resource.
       std::string Cur = std::string(TP.R == Role::Producer ? "ts_prod_" : "ts_cons_") +
                         std::to_string(TP.Resource);
@@ -215,6 +227,10 @@ private:
     for (size_t I = 0; I < Args.size(); ++I)
       OS << (I ? ", " : "") << Args[I];
     OS << ");\n";
+    // TMA stores may still read the task's own memory: finish them before
+    // the block can end and the memory goes away.
+    if (!T.Owns.empty())
+      Drains.push_back("::ts::detail::wait_bulk_reads();");
     for (const std::string &D : Drains)
       OS << In << D << "\n";
     if (!Keyword.empty())

@@ -14,6 +14,8 @@ const char *pipelineKindName(PipelineKind K) {
     return "async_async";
   case PipelineKind::TmaAsync:
     return "tma_async";
+  case PipelineKind::TaskOwned:
+    return "task_owned";
   }
   return "?";
 }
@@ -135,6 +137,10 @@ bool Task::consumes(unsigned R) const {
   return std::find(Consumes.begin(), Consumes.end(), R) != Consumes.end();
 }
 
+bool Task::owns(unsigned R) const {
+  return std::find(Owns.begin(), Owns.end(), R) != Owns.end();
+}
+
 std::vector<Edge> deriveEdges(const Program &P, const Kernel &K) {
   std::vector<Edge> Out;
   for (unsigned TI : K.Tasks) {
@@ -159,7 +165,7 @@ std::vector<unsigned> kernelResources(const Program &P, const Kernel &K) {
   };
   for (unsigned TI : K.Tasks) {
     for (const TaskParam &Param : P.Tasks[TI].Params)
-      if (Param.K == TaskParam::Kind::Handle)
+      if (Param.K != TaskParam::Kind::Value)
         Add(Param.Resource);
   }
   return Out;

@@ -24,10 +24,17 @@ enum class PipelineKind {
   Gmem,       ///< Global memory: no pipeline, no shared memory.
   AsyncAsync, ///< Threads produce, threads consume.
   TmaAsync,   ///< TMA produces (transaction bytes), threads consume.
+  TaskOwned,  ///< Shared memory one task owns: no stages, no barriers.
 };
 
 const char *pipelineKindName(PipelineKind K);
-inline bool isPipelined(PipelineKind K) { return K != PipelineKind::Gmem; }
+inline bool isPipelined(PipelineKind K) {
+  return K == PipelineKind::AsyncAsync || K == PipelineKind::TmaAsync;
+}
+/// Resources the shared-memory layout places.
+inline bool inSharedMemory(PipelineKind K) {
+  return isPipelined(K) || K == PipelineKind::TaskOwned;
+}
 
 struct Resource {
   std::string Name;     ///< Unqualified type name, used in reports.
@@ -149,10 +156,12 @@ struct Domain {
 
 /// A parameter of a task function.
 struct TaskParam {
-  enum class Kind { Value, Handle } K = Kind::Value;
+  /// Value: binds to a kernel parameter; Handle: a producer/consumer handle;
+  /// Owned: ts::owned<R>, the task's private shared memory.
+  enum class Kind { Value, Handle, Owned } K = Kind::Value;
   std::string Name;      ///< Parameter name; binds to the kernel parameter of the same name.
   Role R = Role::Producer; ///< For handles.
-  unsigned Resource = 0;   ///< For handles.
+  unsigned Resource = 0;   ///< For handles and owned memory.
   SourceHandle Loc = 0;
 };
 
@@ -165,6 +174,7 @@ struct Task {
   std::vector<TaskParam> Params;
   std::vector<unsigned> Produces; ///< Resources (from producer handles).
   std::vector<unsigned> Consumes; ///< Resources (from consumer handles).
+  std::vector<unsigned> Owns;     ///< Task-owned resources (ts::owned<R>).
   std::vector<Op> Ops;            ///< Head, then loop body, then tail.
   Domain Dom;
   bool Padding = false; ///< Inserted by the plugin to fill a warp group.
@@ -173,6 +183,7 @@ struct Task {
   unsigned endWarp() const { return FirstWarp + NumWarps; }
   bool produces(unsigned R) const;
   bool consumes(unsigned R) const;
+  bool owns(unsigned R) const;
 };
 
 struct Edge {

@@ -1,8 +1,8 @@
 //===- Layout.cpp - Shared-memory and barrier layout ----------------------===//
 //
-// Payload stages are bump-allocated largest alignment first so that padding
-// only appears between alignment classes; barriers follow the payload, one
-// mbarrier each, in resource order.
+// Payload stages and task-owned buffers are bump-allocated largest
+// alignment first so that padding only appears between alignment classes;
+// barriers follow the payload, one mbarrier each, in resource order.
 //
 //===----------------------------------------------------------------------===//
 #include "plan/Layout.h"
@@ -67,14 +67,15 @@ const ResourceLayout *BlockLayout::find(unsigned Resource) const {
   return nullptr;
 }
 
-BlockLayout computeLayout(const Program &P, const std::vector<unsigned> &Pipelined,
+BlockLayout computeLayout(const Program &P, const std::vector<unsigned> &Placed,
                           const std::vector<AliasGroup> &Aliases, const Target &T) {
   BlockLayout L;
   L.BaseAlign = T.DynamicSmemAlign;
-  for (unsigned RI : Pipelined) {
+  for (unsigned RI : Placed) {
     const Resource &R = P.Resources[RI];
     ResourceLayout RL;
     RL.Resource = RI;
+    RL.Barriers = isPipelined(R.Kind);
     RL.Align = effectiveAlign(R, T);
     RL.StageStride = roundUp(R.PayloadBytes, RL.Align);
     L.Resources.push_back(RL);
@@ -110,6 +111,8 @@ BlockLayout computeLayout(const Program &P, const std::vector<unsigned> &Pipelin
   L.BarrierOffset = roundUp(L.DataBytes, T.BarrierBytes);
   uint64_t Bar = L.BarrierOffset;
   for (ResourceLayout &RL : L.Resources) {
+    if (!RL.Barriers)
+      continue;
     uint64_t S = P.Resources[RL.Resource].Stages;
     RL.FullBarOffset = Bar;
     RL.EmptyBarOffset = Bar + T.BarrierBytes * S;

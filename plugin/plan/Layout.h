@@ -1,8 +1,8 @@
 //===- Layout.h - Shared-memory and barrier layout --------------*- C++ -*-===//
 //
-// One dynamic shared-memory block per kernel: payload stages first (sorted
-// by alignment), then `[full x S][empty x S]` mbarriers per pipelined
-// resource; alias groups share one base. Part of the kernel plan (plan/Plan.h).
+// One dynamic shared-memory block per kernel: payload stages and task-owned
+// buffers first (sorted by alignment), then `[full x S][empty x S]`
+// mbarriers per pipelined resource; alias groups share one base. Part of the kernel plan (plan/Plan.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef LIBTS_PLAN_LAYOUT_H
@@ -30,10 +30,11 @@ struct ResourceLayout {
   uint64_t DataOffset = 0;  ///< First stage, from the aligned base.
   uint64_t FullBarOffset = 0;  ///< S mbarriers of 8 bytes.
   uint64_t EmptyBarOffset = 0; ///< S mbarriers of 8 bytes, right after full.
+  bool Barriers = true;        ///< False for task-owned memory (no protocol).
 };
 
 struct BlockLayout {
-  std::vector<ResourceLayout> Resources; ///< Pipelined resources only.
+  std::vector<ResourceLayout> Resources; ///< Resources in shared memory only.
   uint64_t DataBytes = 0;    ///< End of the payload area.
   uint64_t AliasSavedBytes = 0; ///< Bytes alias groups share.
   uint64_t BarrierOffset = 0;
@@ -47,9 +48,9 @@ struct BlockLayout {
   const ResourceLayout *find(unsigned Resource) const;
 };
 
-/// Lays out the given pipelined resources, in that order; the phases of
-/// each alias group share one base.
-BlockLayout computeLayout(const Program &P, const std::vector<unsigned> &Pipelined,
+/// Lays out the given shared-memory resources, in that order; the phases
+/// of each alias group share one base.
+BlockLayout computeLayout(const Program &P, const std::vector<unsigned> &Placed,
                           const std::vector<AliasGroup> &Aliases, const Target &T);
 
 } // namespace ts

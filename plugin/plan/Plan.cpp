@@ -13,6 +13,7 @@ const Protocol &protocolOf(PipelineKind K) {
   static const Protocol TmaAsync{true, false, true, 1, 0};
   switch (K) {
   case PipelineKind::Gmem:
+  case PipelineKind::TaskOwned:
     return Gmem;
   case PipelineKind::AsyncAsync:
     return AsyncAsync;
@@ -106,13 +107,14 @@ KernelPlan buildPlan(const Program &P, const Kernel &K, const Target &T) {
   Plan.BaselineRegs = baselineRegisters(T, Plan.Warps);
   Plan.Groups = warpGroups(P, K, T);
   Plan.Regions = registerRegions(P, K, Plan);
-  std::vector<unsigned> Pipelined;
-  for (unsigned R : kernelResources(P, K))
-    if (isPipelined(P.Resources[R].Kind)) {
-      Pipelined.push_back(R);
+  std::vector<unsigned> Placed;
+  for (unsigned R : kernelResources(P, K)) {
+    if (inSharedMemory(P.Resources[R].Kind))
+      Placed.push_back(R);
+    if (isPipelined(P.Resources[R].Kind))
       Plan.Pipelines.push_back(pipelinePlan(P, K, R, T));
-    }
-  Plan.Layout = computeLayout(P, Pipelined, K.Aliases, T);
+  }
+  Plan.Layout = computeLayout(P, Placed, K.Aliases, T);
   Plan.Pdl = std::any_of(K.Tasks.begin(), K.Tasks.end(), [&](unsigned TI) {
     const std::vector<Op> &Ops = P.Tasks[TI].Ops;
     return std::any_of(Ops.begin(), Ops.end(), [](const Op &O) { return isPdlOp(O.Kind); });

@@ -58,6 +58,7 @@ std::string kernelJson(const Program &P, const Kernel &K, const KernelPlan &Plan
        << ",\"padding\":" << (T.Padding ? "true" : "false")
        << ",\"consumes\":" << list(T.Consumes, Name)
        << ",\"produces\":" << list(T.Produces, Name);
+    TS << ",\"owns\":" << list(T.Owns, Name);
     if (T.Dom.Present)
       TS << ",\"domain\":[" << str(T.Dom.StartText) << "," << str(T.Dom.EndText)
          << "," << str(T.Dom.StepText) << "]";
@@ -76,10 +77,12 @@ std::string kernelJson(const Program &P, const Kernel &K, const KernelPlan &Plan
        << str(pipelineKindName(Res.Kind)) << ",\"stages\":" << Res.Stages
        << ",\"payload_bytes\":" << Res.PayloadBytes
        << ",\"tx_bytes\":" << Res.TxBytes;
-    if (const ResourceLayout *RL = Plan.Layout.find(R))
+    const ResourceLayout *RL = Plan.Layout.find(R);
+    if (RL)
       RS << ",\"offset\":" << RL->DataOffset << ",\"stage_stride\":"
-         << RL->StageStride << ",\"align\":" << RL->Align
-         << ",\"full_barriers\":" << RL->FullBarOffset
+         << RL->StageStride << ",\"align\":" << RL->Align;
+    if (RL && RL->Barriers)
+      RS << ",\"full_barriers\":" << RL->FullBarOffset
          << ",\"empty_barriers\":" << RL->EmptyBarOffset
          << ",\"full_arrivals\":" << Plan.pipeline(R)->Counts.Full
          << ",\"empty_arrivals\":" << Plan.pipeline(R)->Counts.Empty;

@@ -33,6 +33,8 @@ std::string kernelReport(const Program &P, const Kernel &K,
     if (!T.Padding) {
       OS << "  consumes " << resourceList(P, T.Consumes) << "  produces "
          << resourceList(P, T.Produces);
+      if (!T.Owns.empty())
+        OS << "  owns " << resourceList(P, T.Owns);
       if (T.Dom.Present)
         OS << "  domain(" << T.Dom.StartText << ", " << T.Dom.EndText << ", "
            << T.Dom.StepText << ")";
@@ -45,6 +47,8 @@ std::string kernelReport(const Program &P, const Kernel &K,
     OS << "  " << Res.Name << "  " << pipelineKindName(Res.Kind);
     if (isPipelined(Res.Kind))
       OS << "  stages " << Res.Stages << "  payload " << Res.PayloadBytes << " B";
+    if (Res.Kind == PipelineKind::TaskOwned)
+      OS << "  " << Res.PayloadBytes << " B, private to its task";
     if (Res.Kind == PipelineKind::TmaAsync)
       OS << "  tx " << Res.TxBytes << " B";
     if (const PipelinePlan *PP = Plan.pipeline(R))
@@ -102,6 +106,8 @@ std::string layoutReport(const Program &P, const Kernel &K,
   OS << "  " << pad("barrier", 22) << pad("count", 10, true)
      << pad("arrivals", 10, true) << pad("offset", 10, true) << "\n";
   for (const ResourceLayout &RL : L.Resources) {
+    if (!RL.Barriers)
+      continue;
     const Resource &R = P.Resources[RL.Resource];
     const ArrivalCounts &C = Plan.pipeline(RL.Resource)->Counts;
     std::string Count = std::to_string(R.Stages) + " x 8 B";

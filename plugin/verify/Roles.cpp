@@ -1,7 +1,8 @@
 //===- Roles.cpp - Producer/consumer roles --------------------------------===//
 //
-// A handle's role decides which pipeline calls are legal on it, and every
-// pipelined resource needs both sides or its barriers never complete.
+// A handle's role decides which pipeline calls are legal on it, every
+// pipelined resource needs both sides or its barriers never complete, and
+// task-owned memory has exactly one owner.
 //
 //===----------------------------------------------------------------------===//
 #include "verify/Verify.h"
@@ -66,6 +67,32 @@ bool hasOp(const Task &T, unsigned R, OpKind A, OpKind B) {
   });
 }
 
+/// Task-owned memory has no barriers: a second task touching it would race.
+void checkOneOwner(const Program &P, const Kernel &K, unsigned R, DiagList &Out) {
+  const Task *First = nullptr;
+  for (unsigned TI : K.Tasks) {
+    const Task &T = P.Tasks[TI];
+    if (!T.owns(R))
+      continue;
+    if (!First) {
+      First = &T;
+      continue;
+    }
+    const Resource &Res = P.Resources[R];
+    SourceHandle At = T.Loc;
+    for (const TaskParam &TP : T.Params)
+      if (TP.K == TaskParam::Kind::Owned && TP.Resource == R)
+        At = TP.Loc;
+    Diag &D = report(Out, Check::Roles, At,
+                     "task-owned resource " + quote(Res.Name) + " is taken by task " +
+                         quote(T.Name) + " and by task " + quote(First->Name));
+    note(D, First->Loc,
+         "memory a task owns has no barriers, so only one task of a kernel may "
+         "touch it; to pass data between tasks, make " + quote(Res.Name) +
+             " a pipeline (ts::async_async)");
+  }
+}
+
 } // namespace
 
 void checkRoles(const Program &P, const Kernel &K, DiagList &Out) {
@@ -118,6 +145,8 @@ void checkRoles(const Program &P, const Kernel &K, DiagList &Out) {
 
   for (unsigned R : kernelResources(P, K)) {
     const Resource &Res = P.Resources[R];
+    if (Res.Kind == PipelineKind::TaskOwned)
+      checkOneOwner(P, K, R, Out);
     if (!isPipelined(Res.Kind))
       continue;
     bool Produced = false, Consumed = false;

@@ -34,6 +34,7 @@ public:
 
   TaskRef &produces(unsigned R);
   TaskRef &consumes(unsigned R);
+  TaskRef &owns(unsigned R);
   TaskRef &regs(unsigned N) {
     task().Regs = N;
     return *this;
@@ -160,6 +161,17 @@ inline TaskRef &TaskRef::consumes(unsigned R) {
   Param.Resource = R;
   task().Params.push_back(Param);
   task().Consumes.push_back(R);
+  return *this;
+}
+
+inline TaskRef &TaskRef::owns(unsigned R) {
+  TaskParam Param;
+  Param.K = TaskParam::Kind::Owned;
+  Param.Name = "o" + std::to_string(R);
+  Param.Resource = R;
+  Param.Loc = SourceHandle(900 + R);
+  task().Params.push_back(Param);
+  task().Owns.push_back(R);
   return *this;
 }
 

@@ -1,16 +1,21 @@
 // The libts GEMM (examples/gemm_sm90.cu) through the plugin: verified with
-// no findings (-Werror), its report shows the derived barrier counts and
-// the lag, the device PTX has the TMA loads, the parity waits and the
-// wgmma group discipline, and the emitted file compiles with nvcc (with
-// and without main, as the benchmark links it).
+// no findings (-Werror), its report shows the derived barrier counts, the
+// lag and the task-owned epilogue buffers in the layout; the device PTX has
+// the TMA loads, the parity waits, the wgmma group discipline and the
+// epilogue's warpgroup barriers and TMA stores, and the emitted file
+// compiles with nvcc (with and without main, as the benchmark links it).
 // RUN: %ts_device -Werror -O3 -S %src/examples/gemm_sm90.cu -o %t.ptx -Xclang -plugin-arg-ts -Xclang -report -Xclang -plugin-arg-ts -Xclang -emit=%t.cu | FileCheck %s --check-prefix=REPORT
 // RUN: FileCheck %s --check-prefix=PTX --input-file=%t.ptx
-// REPORT: == libts kernel 'gemm_kernel': 12 warps, 384 threads, 197680 B dynamic shared memory
+// REPORT: == libts kernel 'gemm_kernel': 12 warps, 384 threads, 230448 B dynamic shared memory
 // REPORT: load  warps [8, 9)  regs 40  consumes -  produces Operands  domain(0, steps(p), 1)
-// REPORT: mma  warps [0, 8)  regs 232  consumes Operands  produces -  domain(0, steps(p), 1)
+// REPORT: mma  warps [0, 8)  regs 232  consumes Operands  produces -  owns Staging  domain(0, steps(p), 1)
 // REPORT: (padding)  warps [9, 12)  regs 40
 // REPORT: Operands  tma_async  stages 4  payload 49152 B  tx 49152 B  arrivals full 1 / empty 256
+// REPORT: Staging  task_owned  32768 B, private to its task
 // REPORT: Operands   release     L>
+// REPORT: Operands        tma_async         4     49152   1024         0    196608
+// REPORT-NEXT: Staging         task_owned        1     32768   1024    196608    229376
+// REPORT: data 229376 B + barriers 64 B = 229440 B (launch size 230448 B) / capacity 232448 B
 // REPORT: verification: PASSED (0 error(s), 0 warning(s))
 // PTX: .entry _ZN4gemm11gemm_kernelENS_6ParamsE(
 // PTX: setmaxnreg.inc.sync.aligned.u32 232
@@ -20,6 +25,11 @@
 // PTX: wgmma.commit_group.sync.aligned
 // PTX: wgmma.wait_group.sync.aligned 1
 // PTX: mbarrier.arrive
+// PTX: cp.async.bulk.wait_group.read 1
+// PTX: bar.sync
+// PTX: fence.proxy.async.shared::cta
+// PTX: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
+// PTX: cp.async.bulk.commit_group
 // PTX: setmaxnreg.dec.sync.aligned.u32 40
 // PTX: mbarrier.arrive.expect_tx
 // PTX-COUNT-2: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes

@@ -1,0 +1,31 @@
+// Task-owned shared memory: a [[ts::resource(ts::task_owned)]] struct that
+// one task keeps for itself (an epilogue's staging buffers, a lookup table).
+// The plugin places it in the kernel's shared-memory layout and checks that
+// no other task takes it; there are no stages and no barriers, so ordering
+// between the task's own threads is the task's business (ts/warpgroup.h,
+// the TMA store waits in ts/tma.h).
+#ifndef LIBTS_OWNED_H
+#define LIBTS_OWNED_H
+
+namespace ts {
+
+/// What a task parameter `ts::owned<R> name` receives: R in shared memory.
+template <class R>
+class owned {
+public:
+  __device__ __forceinline__ owned() : data_(nullptr) {}
+  /// Built by the generated kernel body at the layout's offset.
+  __device__ __forceinline__ explicit owned(unsigned char *at)
+      : data_(reinterpret_cast<R *>(at)) {}
+
+  __device__ __forceinline__ R *operator->() const { return data_; }
+  __device__ __forceinline__ R &operator*() const { return *data_; }
+  __device__ __forceinline__ R *get() const { return data_; }
+
+private:
+  R *data_;
+};
+
+} // namespace ts
+
+#endif

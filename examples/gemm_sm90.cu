@@ -12,8 +12,9 @@
 //   written 128-byte swizzled into two buffers of task-owned shared memory
 //   in turn and stored by TMA, so the last stores overlap the next tile.
 // - Persistent: one CTA per SM; CTA b runs tiles b, b + grid, ... in
-//   grouped order (16 M-blocks per group), and the domain loop runs over
-//   (tile, k-step) pairs, so the pipeline carries over from tile to tile.
+//   grouped order (16 M-blocks per group): a tile loop with the k-loop
+//   nested in it, both ts::domain loops, so the verifier follows the
+//   pipeline as it carries over from tile to tile.
 //
 // Its hand-written twin (same tiles, schedule and epilogue) is variant 3 of
 // test/gpu/handwritten/gemm_sm90_hand.cu; bench/gemm compares both with
@@ -60,12 +61,12 @@ struct [[ts::resource(ts::task_owned, ts::swizzled)]] Staging {
   __nv_bfloat16 chunk[2][2][64 * kEpiCols]; // [warpgroup][buffer], 32 KiB
 };
 
-/// (tile, k-step) pairs this CTA runs: tiles blockIdx.x + i * gridDim.x.
-__device__ __forceinline__ int steps(const Params &p) {
-  const int mine = p.tiles > int(blockIdx.x)
-                       ? (p.tiles - int(blockIdx.x) + int(gridDim.x) - 1) / int(gridDim.x)
-                       : 0;
-  return mine * p.k_tiles;
+/// Tiles this CTA runs: blockIdx.x, blockIdx.x + gridDim.x, ... (a static
+/// scheduler; the tile loop is the seam for a dynamic one).
+__device__ __forceinline__ int my_tiles(const Params &p) {
+  return p.tiles > int(blockIdx.x)
+             ? (p.tiles - int(blockIdx.x) + int(gridDim.x) - 1) / int(gridDim.x)
+             : 0;
 }
 
 /// Where tile u lies: groups of kGroupM M-blocks, column by column inside a
@@ -78,20 +79,6 @@ __device__ __forceinline__ void tile_coords(const Params &p, int u, int &mb, int
   mb = first + r % h;
   nb = r / h;
 }
-
-/// The k-step and tile of the current step, advanced without divisions:
-/// the domain runs over (tile, k-step) pairs in order.
-struct Position {
-  int k = 0;                    // k-step within the tile
-  int tile = int(blockIdx.x);   // this CTA's current tile
-  __device__ __forceinline__ bool advance(const Params &p) {
-    if (++k < p.k_tiles)
-      return false;
-    k = 0;
-    tile += int(gridDim.x);
-    return true;
-  }
-};
 
 /// A warpgroup's 64 x 256 slice through its two buffers: each 64 x 64
 /// chunk is converted to bf16, written 128-byte swizzled (conflict-free;
@@ -129,17 +116,15 @@ __device__ __forceinline__ void store_slice(const Params &p, const float (&acc)[
 
 [[ts::task(ts::warps(8, 1), ts::regs(40))]]
 __device__ void load(const Params &p, ts::producer<Operands> ops) {
-  Position at;
-  int mb, nb;
-  tile_coords(p, at.tile, mb, nb);
-  for (auto i : ts::domain(0, steps(p))) {
-    (void)i; // the position advances with the loop
-    auto s = ops.acquire();
-    ts::tma::load_2d(s->a, &p.a, at.k * BK, mb * BM, s.barrier());
-    ts::tma::load_2d(s->b, &p.b, at.k * BK, nb * BN, s.barrier());
-    ops.commit(s);
-    if (at.advance(p))
-      tile_coords(p, at.tile, mb, nb);
+  for (auto t : ts::domain(0, my_tiles(p))) {
+    int mb, nb;
+    tile_coords(p, int(blockIdx.x) + int(t) * int(gridDim.x), mb, nb);
+    for (auto k : ts::domain(0, p.k_tiles)) {
+      auto s = ops.acquire();
+      ts::tma::load_2d(s->a, &p.a, int(k) * BK, mb * BM, s.barrier());
+      ts::tma::load_2d(s->b, &p.b, int(k) * BK, nb * BN, s.barrier());
+      ops.commit(s);
+    }
   }
 }
 
@@ -147,36 +132,33 @@ __device__ void load(const Params &p, ts::producer<Operands> ops) {
 __device__ void mma(const Params &p, ts::consumer<Operands> ops, ts::owned<Staging> out) {
   const unsigned wg = ts::warpgroup_index();
   float acc[BN / 2];
-  Position at;
-  for (auto i : ts::domain(0, steps(p))) {
-    auto s = ops.wait();
-    const uint64_t da = ts::wgmma::make_desc_sw128(s->a + wg * 64 * BK); // this WG's rows
-    const uint64_t db = ts::wgmma::make_desc_sw128(s->b);
-    ts::wgmma::fence();
+  for (auto t : ts::domain(0, my_tiles(p))) {
+    for (auto k : ts::domain(0, p.k_tiles)) {
+      auto s = ops.wait();
+      const uint64_t da = ts::wgmma::make_desc_sw128(s->a + wg * 64 * BK); // this WG's rows
+      const uint64_t db = ts::wgmma::make_desc_sw128(s->b);
+      ts::wgmma::fence();
 #pragma unroll
-    for (int kk = 0; kk < BK / 16; ++kk)
-      ts::wgmma::mma_bf16(acc, ts::wgmma::advance_k(da, kk * 32),
-                          ts::wgmma::advance_k(db, kk * 32), at.k > 0 || kk > 0);
-    ts::wgmma::commit_group();
-    ts::wgmma::wait_group<1>(); // the previous step's MMAs are done reading
-    if (!i.first())
-      ops.release_oldest();
-    if (at.k == p.k_tiles - 1) { // the tile's last step: its accumulators
-      ts::wgmma::wait_group<0>();
-      ts::wgmma::fence_operand(acc);
-      int mb, nb;
-      tile_coords(p, at.tile, mb, nb);
-      store_slice(p, acc, mb, nb, wg, out->chunk[wg]);
+      for (int kk = 0; kk < BK / 16; ++kk)
+        ts::wgmma::mma_bf16(acc, ts::wgmma::advance_k(da, kk * 32),
+                            ts::wgmma::advance_k(db, kk * 32), int(k) > 0 || kk > 0);
+      ts::wgmma::commit_group();
+      ts::wgmma::wait_group<1>(); // the previous step's MMAs are done reading
+      if (!k.first())
+        ops.release_oldest();
+      if (k.last()) { // the tile's last step: its MMAs, then its stage
+        ts::wgmma::wait_group<0>();
+        ops.release(s);
+      }
     }
-    if (i.last()) {
-      ts::wgmma::wait_group<0>();
-      ops.release(s);
-    }
-    at.advance(p);
+    // Nothing is in flight here (the last step waited), but ptxas must see a
+    // wait on every path out of the k-loop or it injects one inside it.
+    ts::wgmma::wait_group<0>();
+    ts::wgmma::fence_operand(acc);
+    int mb, nb;
+    tile_coords(p, int(blockIdx.x) + int(t) * int(gridDim.x), mb, nb);
+    store_slice(p, acc, mb, nb, wg, out->chunk[wg]);
   }
-  // Nothing is in flight here (the last step waited), but ptxas must see a
-  // wait on every path out of the loop or it injects one of its own.
-  ts::wgmma::wait_group<0>();
 }
 
 [[ts::kernel(load, mma)]] __global__ void gemm_kernel(const __grid_constant__ Params p);

@@ -8,13 +8,17 @@
 # mismatch; by convention it takes [MiB] [reps] arguments.
 #
 # usage: scripts/gpu-run.sh [--hand | --both] [--quick] [--sanitize]
-#                           [--log FILE] [FILE.cu ...] [-- ARGS...]
+#                           [--prebuilt EXE]... [--log FILE] [FILE.cu ...] [-- ARGS...]
 #   --hand      use the hand twins even if emitted files exist
 #   --both      emitted files and hand twins (benchmark baseline) in one log
 #   --quick     small sizes (ARGS = "16 2") for a fast check
 #   --sanitize  also run each binary under compute-sanitizer (memcheck by
 #               default; SANITIZE_TOOLS="memcheck racecheck" for more) on a
 #               small size (SANITIZE_ARGS, default "4 1")
+#   --prebuilt  also run a program built on the development machine (e.g.
+#               the package test's CMake project, build/test/package-work/proj/reduce,
+#               carried over): its own default arguments, sanitizers with
+#               PREBUILT_SANITIZE_ARGS (default "1000003")
 #   ARGS        passed to every program (default: none, its own defaults)
 # Env: NVCC (nvcc), ARCH (sm_90a), NVCC_FLAGS (extra flags), OUT (if set,
 # the log is copied there too: the device tool returns that folder).
@@ -28,7 +32,7 @@ ARCH=${ARCH:-sm_90a}
 SANITIZER=${SANITIZER:-$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)}
 SANITIZE_TOOLS=${SANITIZE_TOOLS:-memcheck}
 SANITIZE_ARGS=${SANITIZE_ARGS:-4 1}
-mode=auto sanitize=0 log="" files=() args=()
+mode=auto sanitize=0 log="" files=() args=() prebuilt=()
 
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -37,8 +41,9 @@ while [ $# -gt 0 ]; do
     --quick) args=(16 2) ;;
     --sanitize) sanitize=1 ;;
     --log) shift; log=$1 ;;
+    --prebuilt) shift; prebuilt+=("$1") ;;
     --) shift; args=("$@"); break ;;
-    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
     -*) echo "gpu-run: unknown option $1" >&2; exit 2 ;;
     *) files+=("$1") ;;
   esac
@@ -62,6 +67,26 @@ bin=build/gpu-run/bin
 mkdir -p "$bin"
 log=${log:-build/gpu-run/gpu-run-$(date +%Y%m%d-%H%M%S).log}
 mkdir -p "$(dirname "$log")"
+
+# run_one NAME EXE SANITIZE_ARGS [ARGS...]: runs it, then under each
+# sanitizer, and adds its line to the summary.
+run_one() {
+  local name=$1 exe=$2 san_args=$3 status rc
+  shift 3
+  echo "\$ $exe $*"
+  if "$exe" "$@"; then status="run ok"
+  else rc=$?; status="RUN FAILED (rc $rc)"; failed=1; fi
+  if [ $sanitize -eq 1 ]; then
+    for tool in $SANITIZE_TOOLS; do
+      echo "\$ $SANITIZER --tool $tool --error-exitcode 99 $exe $san_args"
+      # shellcheck disable=SC2086
+      if "$SANITIZER" --tool "$tool" --error-exitcode 99 "$exe" $san_args; then
+        status="$status, $tool clean"
+      else rc=$?; status="$status, $tool FAILED (rc $rc)"; failed=1; fi
+    done
+  fi
+  summary+=("$name: $status")
+}
 
 run_all() {
   echo "# libts gpu-run $(date -u +%Y-%m-%dT%H:%M:%SZ)"
@@ -99,19 +124,12 @@ run_all() {
     if ! "${cmd[@]}"; then
       summary+=("$name: COMPILE FAILED"); failed=1; continue
     fi
-    echo "\$ $exe ${run_args[*]}"
-    if "$exe" "${run_args[@]}"; then status="run ok"
-    else rc=$?; status="RUN FAILED (rc $rc)"; failed=1; fi
-    if [ $sanitize -eq 1 ]; then
-      for tool in $SANITIZE_TOOLS; do
-        echo "\$ $SANITIZER --tool $tool --error-exitcode 99 $exe $san_args"
-        # shellcheck disable=SC2086
-        if "$SANITIZER" --tool "$tool" --error-exitcode 99 "$exe" $san_args; then
-          status="$status, $tool clean"
-        else rc=$?; status="$status, $tool FAILED (rc $rc)"; failed=1; fi
-      done
-    fi
-    summary+=("$name: $status")
+    run_one "$name" "$exe" "$san_args" "${run_args[@]}"
+  done
+  for exe in "${prebuilt[@]}"; do
+    echo
+    echo "== prebuilt $(basename "$exe") ($exe)"
+    run_one "prebuilt-$(basename "$exe")" "$exe" "${PREBUILT_SANITIZE_ARGS:-1000003}"
   done
 
   echo

@@ -131,9 +131,13 @@ private:
 template <class R>
 class consumer {
 public:
-  __device__ __forceinline__ consumer() : pipe_(nullptr), cur_(nullptr), oldest_(0) {}
-  __device__ __forceinline__ consumer(const detail::pipe &p, detail::cursor &c)
-      : pipe_(&p), cur_(&c), oldest_(c.index) {}
+  __device__ __forceinline__ consumer()
+      : pipe_(nullptr), cur_(nullptr), oldest_(0), stores_(true) {}
+  /// `stores`: the task may store from a stage with TMA (the plan decides;
+  /// without stores a release need not wait for store reads).
+  __device__ __forceinline__ consumer(const detail::pipe &p, detail::cursor &c,
+                                      bool stores = true)
+      : pipe_(&p), cur_(&c), oldest_(c.index), stores_(stores) {}
 
   /// Waits until the next stage is full and returns it.
   __device__ __forceinline__ stage<R> wait() { return wait(token(false)); }
@@ -155,7 +159,8 @@ public:
   /// refill it once all consumer threads have. A thread that stored from
   /// the stage with TMA first waits until those reads are done.
   __device__ __forceinline__ void release(const stage<R> &s) {
-    detail::wait_bulk_reads();
+    if (stores_)
+      detail::wait_bulk_reads();
     detail::arrive(pipe_->empty + s.index());
     oldest_ = s.index() + 1 == pipe_->stages ? 0 : s.index() + 1;
   }
@@ -165,7 +170,8 @@ public:
   /// wait_group saw that read complete. The verifier checks the order, so
   /// the oldest is always the one after the last stage handed back.
   __device__ __forceinline__ void release_oldest() {
-    detail::wait_bulk_reads();
+    if (stores_)
+      detail::wait_bulk_reads();
     detail::arrive(pipe_->empty + oldest_);
     oldest_ = oldest_ + 1 == pipe_->stages ? 0 : oldest_ + 1;
   }
@@ -174,6 +180,7 @@ private:
   const detail::pipe *pipe_;
   detail::cursor *cur_;
   unsigned oldest_; ///< Slot of the oldest stage held (release order is verified).
+  bool stores_;     ///< Releases wait for this thread's TMA store reads.
 };
 
 } // namespace ts

@@ -6,7 +6,8 @@
 
 // Without the plugin the [[ts::...]] attributes are ignored and every
 // [[ts::kernel]] would be a declaration with no body: fail loudly instead.
-#if !defined(__LIBTS_GENERATED__)
+// (libts-nvcc defines __LIBTS_PREPROCESS__ for -E/-M: preprocessing only.)
+#if !defined(__LIBTS_GENERATED__) && !defined(__LIBTS_PREPROCESS__)
 #if !defined(__has_cpp_attribute)
 #error "libts: this file uses [[ts::...]] attributes; compile it with clang++ -fplugin=libts.so, or compile the .cu that libts emits (-plugin-arg-ts -emit=<file>)"
 #elif !__has_cpp_attribute(ts::kernel)

@@ -4,6 +4,7 @@
 #include "frontend/Position.h"
 #include "frontend/Vocabulary.h"
 #include "frontend/Wgmma.h"
+#include "frontend/AsyncStores.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
@@ -211,7 +212,9 @@ private:
   void misplaced(const Stmt *Call, const CompoundStmt *Body, const std::string &What,
                  const char *Hint);
   void guardedBody(const Stmt *Then, Guard G);
-  void recordDomain(const CXXForRangeStmt *FR);
+  void recordDomain(const CXXForRangeStmt *FR, Domain &D);
+  void innerLoop(const CXXForRangeStmt *FR);
+  void body(const Stmt *B);
   void bindOperands(const OpCall &Op, const VarDecl *Bound, ts::Op &Rec);
   void deriveStages(const Stmt *S, const struct StageRefs &Refs);
   const VarDecl *stageVar(const Expr *E) const;
@@ -232,8 +235,9 @@ private:
   std::set<const CallExpr *> AcceptedPdl;
   Section Sec = Section::Head;
   Guard G = Guard::Always;
-  const VarDecl *LoopVar = nullptr;
+  const VarDecl *LoopVar = nullptr; ///< Of the innermost domain loop being walked.
   const CXXForRangeStmt *Loop = nullptr;
+  const CXXForRangeStmt *InnerLoop = nullptr;
 };
 
 void Walker::error(SourceLocation L, std::string Msg, std::string Note,
@@ -317,8 +321,7 @@ std::optional<Guard> Walker::asGuard(const IfStmt *If) {
   return std::nullopt;
 }
 
-void Walker::recordDomain(const CXXForRangeStmt *FR) {
-  Domain &D = T.Dom;
+void Walker::recordDomain(const CXXForRangeStmt *FR, Domain &D) {
   D.Present = true;
   D.Loc = toHandle(FR->getForLoc());
   const Expr *Init = stripExpr(FR->getRangeInit());
@@ -390,8 +393,32 @@ void Walker::recordDomain(const CXXForRangeStmt *FR) {
     error(FR->getForLoc(), "ts::domain step must be positive",
           "iterate with a positive step; the verifier models "
           "'for (i = start; i < end; i += step)'");
+}
+
+void Walker::body(const Stmt *B) {
+  if (const auto *CS = dyn_cast<CompoundStmt>(B))
+    for (const Stmt *S : CS->body())
+      statement(S);
+  else
+    statement(B);
+}
+
+/// A domain loop in the domain loop's body: the k-loop of a tile loop. Its
+/// ops are Section::Inner; guards in it test its own variable.
+void Walker::innerLoop(const CXXForRangeStmt *FR) {
+  if (InnerLoop) {
+    error(FR->getForLoc(), "a ts::domain loop may hold only one inner ts::domain loop",
+          "the first inner ts::domain loop is here", InnerLoop->getForLoc());
+    return;
+  }
+  InnerLoop = FR;
+  recordDomain(FR, T.Inner);
+  const VarDecl *Outer = LoopVar;
   LoopVar = FR->getLoopVariable();
-  Loop = FR;
+  Sec = Section::Inner;
+  body(FR->getBody());
+  Sec = Section::Loop;
+  LoopVar = Outer;
 }
 
 /// A PDL call standing as a statement of the head or the tail: one op with
@@ -403,7 +430,7 @@ bool Walker::pdlStatement(const Stmt *S) {
   if (!C)
     return false;
   AcceptedPdl.insert(C);
-  if (Sec == Section::Loop) {
+  if (Sec == Section::Loop || Sec == Section::Inner) {
     error(C->getExprLoc(),
           std::string(IsWait ? "ts::pdl_wait()" : "ts::pdl_launch_dependents()") +
               " inside the ts::domain loop",
@@ -486,8 +513,13 @@ void Walker::statement(const Stmt *S) {
     T.Ops.push_back(std::move(Rec));
     return;
   }
-  // Guards do not nest: 'first' inside 'last' is not 'last'.
   if (Sec == Section::Loop && G == Guard::Always)
+    if (const CXXForRangeStmt *FR = asDomainLoopWithHints(S)) {
+      innerLoop(FR);
+      return;
+    }
+  // Guards do not nest: 'first' inside 'last' is not 'last'.
+  if ((Sec == Section::Loop || Sec == Section::Inner) && G == Guard::Always)
     if (auto Gd = asGuard(dyn_cast<IfStmt>(S))) {
       guardedBody(cast<IfStmt>(S)->getThen(), *Gd);
       return;
@@ -500,6 +532,7 @@ void Walker::statement(const Stmt *S) {
   if (!Refs.Found.empty())
     Loads.TraverseStmt(const_cast<Stmt *>(S));
   bool Mma = !Refs.Found.empty() && issuesMma(S);
+  bool Stores = !Refs.Found.empty() && mayStoreAsync(S);
   std::vector<const VarDecl *> Seen;
   for (auto &[V, Loc] : Refs.Found) {
     HandleParam H = Stages[V];
@@ -516,6 +549,7 @@ void Walker::statement(const Stmt *S) {
     Rec.Text = "work";
     Rec.Stage = StageIds[V];
     Rec.AsyncRead = Mma;
+    Rec.MayStoreAsync = Stores;
     for (auto [R, Always] : Loads.Found)
       if (R == H.Resource && H.R == Role::Producer)
         (Always ? Rec.TmaLoad : Rec.TmaLoadMaybeSkipped) = true;
@@ -638,12 +672,14 @@ void Walker::checkJumps(const Stmt *S, bool InLoop, unsigned Breakable,
           "guard the work instead");
     return;
   }
-  bool NestedLoop = isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) ||
-                    (isa<CXXForRangeStmt>(S) && S != Loop);
+  // The inner domain loop is a domain loop too: no jumps out of its body.
+  bool IsDomain = S == Loop || (S == InnerLoop && InnerLoop);
+  bool NestedLoop = !IsDomain && (isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) ||
+                                isa<CXXForRangeStmt>(S));
   bool Nested = NestedLoop || isa<SwitchStmt>(S);
   for (const Stmt *C : S->children())
-    checkJumps(C, InLoop || S == Loop, Nested ? Breakable + 1 : Breakable,
-               NestedLoop ? Continuable + 1 : Continuable);
+    checkJumps(C, InLoop || IsDomain, IsDomain ? 0 : Nested ? Breakable + 1 : Breakable,
+               IsDomain ? 0 : NestedLoop ? Continuable + 1 : Continuable);
 }
 
 /// `#pragma unroll` (any loop hint) on the domain loop changes how it is
@@ -666,13 +702,11 @@ void Walker::run(const CompoundStmt *Body) {
               "the first ts::domain loop is here", Loop->getForLoc());
         continue;
       }
-      recordDomain(FR);
+      recordDomain(FR, T.Dom);
+      LoopVar = FR->getLoopVariable();
+      Loop = FR;
       Sec = Section::Loop;
-      if (const auto *CS = dyn_cast<CompoundStmt>(FR->getBody()))
-        for (const Stmt *BS : CS->body())
-          statement(BS);
-      else
-        statement(FR->getBody());
+      body(FR->getBody());
       Sec = Section::Tail;
       continue;
     }

@@ -217,7 +217,9 @@ private:
                        std::to_string(T.FirstWarp) + "u)");
         Drains.push_back("::ts::detail::producer_drain(" + Pipe + ", " + Cur + ");");
       } else {
-        Args.push_back(Handle + "(" + Pipe + ", " + Cur + ")");
+        // A consumer that never stores from a stage skips the store wait.
+        Args.push_back(Handle + "(" + Pipe + ", " + Cur +
+                       (PP.consumerStores(TI) ? ")" : ", false)"));
       }
     }
     OS << In;

@@ -20,6 +20,20 @@ const char *pipelineKindName(PipelineKind K) {
   return "?";
 }
 
+const char *sectionName(Section S) {
+  switch (S) {
+  case Section::Head:
+    return "head";
+  case Section::Loop:
+    return "loop";
+  case Section::Inner:
+    return "inner";
+  case Section::Tail:
+    return "tail";
+  }
+  return "?";
+}
+
 const char *opKindName(OpKind K) {
   switch (K) {
   case OpKind::TryAcquire:

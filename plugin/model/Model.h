@@ -77,11 +77,16 @@ inline bool isMmaGroupOp(OpKind K) {
   return K == OpKind::MmaCommit || K == OpKind::MmaWait;
 }
 
-/// Where an op sits relative to the task's one domain loop.
-enum class Section { Head, Loop, Tail };
+/// Where an op sits relative to the task's domain loop. Inner: in the body
+/// of a second ts::domain loop nested in the first (a k-loop in a tile
+/// loop); Loop ops before it run before each inner loop, those after it
+/// after (Task::Ops keeps source order).
+enum class Section { Head, Loop, Inner, Tail };
+const char *sectionName(Section S);
 
 /// Guard on loop ops (reference: LoopGuard): `if (i.first())`,
-/// `if (i.last())` and their negations.
+/// `if (i.last())` and their negations, of the innermost domain loop
+/// around the op.
 enum class Guard { Always, FirstIter, LastIter, NotFirstIter, NotLastIter };
 
 /// Whether an op under G runs on iteration It of Trips.
@@ -121,8 +126,14 @@ struct Op {
   bool AsyncRead = false;
   /// release_oldest(): hands back the oldest stage the task holds.
   bool Oldest = false;
+  /// Work that may start a TMA store reading the stage (it calls something
+  /// libts cannot see through): the task's releases wait for store reads.
+  bool MayStoreAsync = true;
   /// MmaWait: how many of the newest groups may still be pending.
   unsigned Pending = 0;
+  /// In the verifier's view of a nested task, whose inner loop is written
+  /// out: the inner iteration this copy of an Inner op runs (-1 otherwise).
+  int InnerIt = -1;
 
   static constexpr unsigned NoResource = ~0u;
   bool onResource() const { return Resource != NoResource; }
@@ -177,6 +188,8 @@ struct Task {
   std::vector<unsigned> Owns;     ///< Task-owned resources (ts::owned<R>).
   std::vector<Op> Ops;            ///< Head, then loop body, then tail.
   Domain Dom;
+  /// The domain loop nested in Dom's loop body (Section::Inner ops), if any.
+  Domain Inner;
   bool Padding = false; ///< Inserted by the plugin to fill a warp group.
   SourceHandle Loc = 0;
 

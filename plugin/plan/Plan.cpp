@@ -30,6 +30,11 @@ unsigned baselineRegisters(const Target &T, unsigned Warps) {
   return std::min(T.MaxRegs, PerThread);
 }
 
+bool PipelinePlan::consumerStores(unsigned Task) const {
+  return std::find(StoringConsumers.begin(), StoringConsumers.end(), Task) !=
+         StoringConsumers.end();
+}
+
 const PipelinePlan *KernelPlan::pipeline(unsigned Resource) const {
   for (const PipelinePlan &PP : Pipelines)
     if (PP.Resource == Resource)
@@ -57,6 +62,11 @@ PipelinePlan pipelinePlan(const Program &P, const Kernel &K, unsigned R,
     if (T.consumes(R)) {
       PP.Consumers.push_back(TI);
       ConsumerWarps += T.NumWarps;
+      if (std::any_of(T.Ops.begin(), T.Ops.end(), [&](const Op &O) {
+            return O.Kind == OpKind::Work && O.Resource == R && O.R == Role::Consumer &&
+                   O.MayStoreAsync;
+          }))
+        PP.StoringConsumers.push_back(TI);
     }
   }
   PP.Counts.Full = Pr.FullPerThread ? Tg.WarpThreads * ProducerWarps

@@ -41,6 +41,10 @@ struct PipelinePlan {
   unsigned ProducerStartPhase = 1;
   unsigned ConsumerStartPhase = 0;
   uint64_t TxBytes = 0; ///< Armed per stage by the producer leader (TMA).
+  /// Consumers whose work on a stage may start a TMA store from it: their
+  /// releases wait for the store's reads; the others skip that wait.
+  std::vector<unsigned> StoringConsumers;
+  bool consumerStores(unsigned Task) const;
 };
 
 /// Four consecutive warps sharing one setmaxnreg.

@@ -32,11 +32,6 @@ std::string list(const std::vector<T> &Items, F Each) {
   return Out + "]";
 }
 
-const char *sectionName(Section S) {
-  return S == Section::Head ? "head" : S == Section::Loop ? "loop" : "tail";
-}
-
-
 } // namespace
 
 std::string kernelJson(const Program &P, const Kernel &K, const KernelPlan &Plan,
@@ -62,6 +57,9 @@ std::string kernelJson(const Program &P, const Kernel &K, const KernelPlan &Plan
     if (T.Dom.Present)
       TS << ",\"domain\":[" << str(T.Dom.StartText) << "," << str(T.Dom.EndText)
          << "," << str(T.Dom.StepText) << "]";
+    if (T.Inner.Present)
+      TS << ",\"inner_domain\":[" << str(T.Inner.StartText) << "," << str(T.Inner.EndText)
+         << "," << str(T.Inner.StepText) << "]";
     TS << ",\"ops\":" << list(T.Ops, [&](const Op &O) {
       return "{\"op\":" + str(opKindName(O.Kind)) + ",\"resource\":" +
              (O.onResource() ? Name(O.Resource) : std::string("null")) + ",\"section\":" + str(sectionName(O.Sec)) +

@@ -16,7 +16,7 @@ std::string kernelReport(const Program &P, const Kernel &K,
                          const KernelPlan &Plan, const VerifyResult &V,
                          unsigned Errors, unsigned Warnings) {
   std::ostringstream OS;
-  const std::string Table = scheduleTable(P, K, V.Sim);
+  const std::string Table = scheduleTable(V.simProgram(P), K, V.Sim);
   OS << "== libts kernel '" << K.Name << "': " << Plan.Warps << " warps, "
      << Plan.Threads << " threads, " << Plan.Layout.DynamicBytes
      << " B dynamic shared memory, baseline " << Plan.BaselineRegs
@@ -38,6 +38,9 @@ std::string kernelReport(const Program &P, const Kernel &K,
       if (T.Dom.Present)
         OS << "  domain(" << T.Dom.StartText << ", " << T.Dom.EndText << ", "
            << T.Dom.StepText << ")";
+      if (T.Inner.Present)
+        OS << " > domain(" << T.Inner.StartText << ", " << T.Inner.EndText << ", "
+           << T.Inner.StepText << ")";
     }
     OS << "\n";
   }

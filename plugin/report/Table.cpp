@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "report/Report.h"
 
+#include <algorithm>
 #include <map>
 #include <sstream>
 
@@ -37,6 +38,7 @@ std::string tag(const Op &O) {
   case Section::Tail:
     return "T";
   case Section::Loop:
+  case Section::Inner:
     break;
   }
   if (O.G == Guard::FirstIter)
@@ -56,8 +58,11 @@ std::string cell(const Program &P, const SimStep &S) {
                   fit(opKindName(O.Kind), 11) + " ";
   if (S.Blocked)
     return fit(C + "blocked", CellWidth);
-  std::string Iter =
-      O.Sec == Section::Loop ? "#" + std::to_string(S.Iteration) : "";
+  // "#t.k": iteration t of the loop, k of the inner loop written out in it.
+  std::string Iter = O.Sec != Section::Loop ? ""
+                     : O.InnerIt < 0      ? "#" + std::to_string(S.Iteration)
+                                          : "#" + std::to_string(S.Iteration) + "." +
+                                           std::to_string(O.InnerIt);
   return C + fit(tag(O), 2) + " " + fit(Iter, 4, true);
 }
 
@@ -108,8 +113,12 @@ std::string scheduleTable(const Program &P, const Kernel &K,
   if (S.Deadlocked)
     OS << "; deadlock at step " << (Rows.empty() ? 0 : Rows.rbegin()->first);
   OS << "\n";
+  bool Nested = std::any_of(S.Steps.begin(), S.Steps.end(), [&](const SimStep &St) {
+    return P.Tasks[St.Task].Ops[St.OpIndex].InnerIt >= 0;
+  });
   OS << "tags: H head, L loop (LF first / LL last iteration only, L> all but the "
-        "first / L< all but the last), T tail; #i iteration\n";
+        "first / L< all but the last), T tail; #i iteration"
+     << (Nested ? " (#i.k: inner loop iteration k, written out)" : "") << "\n";
   return OS.str();
 }
 

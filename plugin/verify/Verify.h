@@ -11,6 +11,7 @@
 #include "model/Model.h"
 #include "plan/Plan.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -104,6 +105,10 @@ struct VerifyResult {
   DiagList Diags;
   SimResult Sim;
   std::string Coverage; ///< Which trip counts the protocol checks cover.
+  /// For kernels with nested tasks: the program Sim ran on (their k-loops
+  /// written out, Nested.h); Sim's op indices refer to it.
+  std::shared_ptr<const Program> View;
+  const Program &simProgram(const Program &P) const { return View ? *View : P; }
 };
 VerifyResult verifyKernel(const Program &P, const Kernel &K,
                           const KernelPlan &Plan);

@@ -12,7 +12,9 @@
 #  3. checks that rewrites are byte-identical across runs, output
 #     directories, relative and absolute spellings of the source, and
 #     between libts-nvcc and the CMake build;
-#  4. runs libts-clangd --check with the .clangd it prints.
+#  4. runs libts-nvcc under ccache, as its launcher (LIBTS_NVCC_LAUNCHER) and
+#     around it: a second compile hits, a changed header misses;
+#  5. runs libts-clangd --check with the .clangd it prints.
 # No GPU is needed: building is the test.
 #
 #   run.sh <libts build dir> <plugin (libts.so of that build)> <libts source dir>
@@ -145,6 +147,32 @@ mkdir -p raw/a raw/b
 (cd raw/a && "${device[@]}" -fsyntax-only "$work/nv/reduce_kernel.cu" -Xclang -plugin-arg-ts -Xclang -emit=e.cu)
 (cd raw/b && "${device[@]}" -S -o /dev/null "$work/nv/reduce_kernel.cu" -Xclang -plugin-arg-ts -Xclang -emit=e.cu)
 cmp raw/a/e.cu raw/b/e.cu || fail "plugin rewrites differ (directory, -S vs -fsyntax-only)"
+
+step "ccache: inside the driver (LIBTS_NVCC_LAUNCHER=ccache) and around it"
+command -v ccache > /dev/null || fail "ccache is missing (scripts/deps.sh installs it)"
+export CCACHE_DIR=$work/ccache CCACHE_BASEDIR=$work CCACHE_NOHASHDIR=1
+hits() { ccache --print-stats | awk '$1 ~ /^(direct|preprocessed)_cache_hit$/ { s += $2 } END { print s + 0 }'; }
+misses() { ccache --print-stats | awk '$1 == "cache_miss" { print $2 }'; }
+nvk=(-std=c++17 -arch=sm_90a -O3 -c reduce_kernel.cu)
+# Inside: ccache caches the nvcc step on the rewrite, whose name and bytes
+# are the same from run to run.
+(cd nv && LIBTS_NVCC=$nvcc LIBTS_NVCC_LAUNCHER=ccache libts-nvcc "${nvk[@]}" -o obj/in.o)
+[ "$(hits)" = 0 ] && [ "$(misses)" = 1 ] || fail "ccache inside, first run: $(ccache --print-stats)"
+rm nv/obj/in.o
+(cd nv && LIBTS_NVCC=$nvcc LIBTS_NVCC_LAUNCHER=ccache libts-nvcc "${nvk[@]}" -o obj/in.o)
+[ "$(hits)" = 1 ] && [ -s nv/obj/in.o ] || fail "ccache inside, second run missed: $(ccache --print-stats)"
+# Around: ccache runs `libts-nvcc -E` (nvcc's own) and checks the driver
+# with --version, which names the plugin's hash.
+ccache -z > /dev/null
+around() { (cd nv && LIBTS_NVCC=$nvcc CCACHE_COMPILERCHECK='%compiler% --version' \
+  ccache "$prefix/bin/libts-nvcc" "${nvk[@]}" -o obj/around.o); }
+around && around
+[ "$(hits)" = 1 ] && [ "$(misses)" = 1 ] || fail "ccache around the driver: $(ccache --print-stats)"
+# A header the kernel includes changes (its preprocessed text too): a miss.
+echo "inline int libts_package_touch() { return 1; }" >> nv/reduce_config.h
+around
+[ "$(misses)" = 2 ] || fail "ccache around the driver hit after a header change: $(ccache --print-stats)"
+unset CCACHE_DIR CCACHE_BASEDIR CCACHE_NOHASHDIR
 
 step "libts-clangd"
 if [ -x "${LIBTS_CLANGD:-}" ] || command -v clangd-19 > /dev/null; then

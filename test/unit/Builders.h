@@ -47,6 +47,9 @@ public:
   }
   TaskRef &head() { return sec(Section::Head); }
   TaskRef &body() { return sec(Section::Loop); }
+  /// An inner domain loop over [0, N) (runtime `Name` when nullopt) in the
+  /// loop body; ops added after it are Section::Inner until body().
+  TaskRef &inner(std::optional<int64_t> N, const std::string &Name = "k");
   TaskRef &tail() { return sec(Section::Tail); }
   TaskRef &op(OpKind K, unsigned R, Guard G = Guard::Always);
   TaskRef &opAs(OpKind K, unsigned R, Role Ro, Guard G = Guard::Always);
@@ -189,6 +192,18 @@ inline TaskRef &TaskRef::loop(std::optional<int64_t> N,
   D.EndOff = N ? *N : 0;
   D.Loc = domLoc(T);
   Cur = Section::Loop;
+  return *this;
+}
+
+inline TaskRef &TaskRef::inner(std::optional<int64_t> N, const std::string &Name) {
+  Domain &D = task().Inner;
+  D = task().Dom;
+  D.EndText = N ? std::to_string(*N) : Name;
+  D.End = N;
+  D.EndSym = N ? "" : Name;
+  D.EndOff = N ? *N : 0;
+  D.Loc = domLoc(T) + 50;
+  Cur = Section::Inner;
   return *this;
 }
 

@@ -7,16 +7,17 @@
 // RUN: %ts_device -Werror -O3 -S %src/examples/gemm_sm90.cu -o %t.ptx -Xclang -plugin-arg-ts -Xclang -report -Xclang -plugin-arg-ts -Xclang -emit=%t.cu | FileCheck %s --check-prefix=REPORT
 // RUN: FileCheck %s --check-prefix=PTX --input-file=%t.ptx
 // REPORT: == libts kernel 'gemm_kernel': 12 warps, 384 threads, 230448 B dynamic shared memory
-// REPORT: load  warps [8, 9)  regs 40  consumes -  produces Operands  domain(0, steps(p), 1)
-// REPORT: mma  warps [0, 8)  regs 232  consumes Operands  produces -  owns Staging  domain(0, steps(p), 1)
+// REPORT: load  warps [8, 9)  regs 40  consumes -  produces Operands  domain(0, my_tiles(p), 1) > domain(0, p.k_tiles, 1)
+// REPORT: mma  warps [0, 8)  regs 232  consumes Operands  produces -  owns Staging  domain(0, my_tiles(p), 1) > domain(0, p.k_tiles, 1)
 // REPORT: (padding)  warps [9, 12)  regs 40
 // REPORT: Operands  tma_async  stages 4  payload 49152 B  tx 49152 B  arrivals full 1 / empty 256
 // REPORT: Staging  task_owned  32768 B, private to its task
-// REPORT: Operands   release     L>
+// REPORT: Operands   release     L  #0.1
 // REPORT: Operands        tma_async         4     49152   1024         0    196608
 // REPORT-NEXT: Staging         task_owned        1     32768   1024    196608    229376
 // REPORT: data 229376 B + barriers 64 B = 229440 B (launch size 230448 B) / capacity 232448 B
 // REPORT: verification: PASSED (0 error(s), 0 warning(s))
+// REPORT: protocol: inner loop 0 to 7 times (bounded: docs/verifier.md, "Nested domains"); outer loop, at each: every trip count
 // PTX: .entry _ZN4gemm11gemm_kernelENS_6ParamsE(
 // PTX: setmaxnreg.inc.sync.aligned.u32 232
 // PTX: mbarrier.try_wait.parity

@@ -98,7 +98,7 @@ __device__ void compute_fill(const Params &p, ts::consumer<Tiles> t, ts::produce
 
 #ifdef DECL
 [[ts::kernel(load, compute, store, ts::alias<Tiles, Out>)]] __global__ void gmem_phase(const Params p); // decl-error {{'Out' has no shared memory to alias}}
-// decl-note@11 {{only pipelined resources (tma_async, async_async) live in shared memory}}
+// decl-note@11 {{only pipelined resources (tma_async, async_async) can share bytes, since the verifier proves each phase ends from their stage hand-backs}}
 [[ts::kernel(load, compute, store, ts::alias<Tiles>)]] __global__ void one_phase(const Params p); // decl-error {{ts::alias needs at least two resources}} decl-note {{write ts::alias<First, Second, ...>}}
 [[ts::kernel(load, compute, store, ts::alias<Tiles, Staging>, ts::alias<Staging, Tiles>)]] __global__ void twice(const Params p); // decl-error {{'Staging' is in two ts::alias groups}} decl-note {{list every phase of one buffer in a single ts::alias<...>}}
 [[ts::kernel(load, compute, store, ts::alias<Tiles, Tiles>)]] __global__ void repeated(const Params p); // decl-error {{resource 'Tiles' is listed twice}} decl-note {{list each resource once}}

@@ -1,0 +1,35 @@
+//===- Nested.h - Tasks with a k-loop inside their tile loop ----*- C++ -*-===//
+//
+// Internal to plugin/verify: the view in which a nested task's inner loop
+// is written out for one trip count, and the structural check that makes
+// that view sound (tasks that exchange stages nest alike).
+//
+//===----------------------------------------------------------------------===//
+#ifndef LIBTS_VERIFY_NESTED_H
+#define LIBTS_VERIFY_NESTED_H
+
+#include "verify/Verify.h"
+
+namespace ts {
+
+bool hasNestedTask(const Program &P, const Kernel &K);
+
+/// Tasks exchanging stages both nest a k-loop, with one trip count, or
+/// neither (ts-domain).
+void checkNesting(const Program &P, const Kernel &K, const KernelPlan &Plan, DiagList &Out);
+
+/// Largest inner trip count checked for a runtime k-loop: every stage of
+/// the largest ring is reused and three more steps run.
+uint64_t innerTripBound(unsigned Stages);
+
+/// Inner trip counts to check: the constant one, else 0 .. innerTripBound.
+std::vector<uint64_t> innerTripCounts(const Program &P, const Kernel &K);
+
+/// P with every nested task of K running its inner loop exactly N times,
+/// written out in its loop body (inner guards resolved, stage variables of
+/// each inner iteration renumbered, Op::InnerIt set on the copies).
+Program innerUnrolled(const Program &P, const Kernel &K, uint64_t N);
+
+} // namespace ts
+
+#endif

@@ -11,6 +11,7 @@
 #include "frontend/AttrTable.h"
 #include "frontend/DiagEmitter.h"
 #include "frontend/Inject.h"
+#include "report/Html.h"
 #include "report/Json.h"
 #include "report/Report.h"
 
@@ -34,6 +35,7 @@ struct Options {
   std::string Report; ///< "-" for stdout, else a file.
   std::string Dot;    ///< Dependency graph in DOT.
   std::string Json;   ///< Machine-readable report.
+  std::string Html;   ///< The report drawn, one page per translation unit.
   bool NoRewrite = false;
   uint64_t TripBound = 64; ///< Trip counts checked where the argument ends.
   std::vector<std::string> WFlags;
@@ -133,6 +135,8 @@ public:
       report(Ctx, A, Policy);
     if (!O.Json.empty())
       writeFile(Ctx.getDiagnostics(), O.Json, json(Ctx, A, Policy));
+    if (!O.Html.empty())
+      writeFile(Ctx.getDiagnostics(), O.Html, html(Ctx, A, Policy));
     if (!O.Dot.empty() && !A.X.P.Kernels.empty()) {
       std::string Dot;
       for (const Kernel &K : A.X.P.Kernels)
@@ -152,19 +156,38 @@ public:
   }
 
 private:
-  std::string json(ASTContext &Ctx, const Analysis &A, const SeverityPolicy &Policy) {
-    const SourceManager &SM = Ctx.getSourceManager();
-    Locator Where = [&](SourceHandle H) -> std::string {
+  /// Source positions as "file:line:col" for the clang-free report layer.
+  static Locator locator(const SourceManager &SM) {
+    return [&SM](SourceHandle H) -> std::string {
       PresumedLoc PL = SM.getPresumedLoc(SM.getFileLoc(fromHandle(H)));
       if (PL.isInvalid())
         return "";
       return std::string(PL.getFilename()) + ":" + std::to_string(PL.getLine()) +
              ":" + std::to_string(PL.getColumn());
     };
-    auto LevelName = [&](const Diag &D) -> const char * {
+  }
+
+  /// A finding's level after the user's -W flags; "" when it is ignored.
+  static LevelOf levelName(const SeverityPolicy &Policy) {
+    return [&Policy](const Diag &D) -> const char * {
       ts::Level L = Policy.level(D.Group);
       return L == ts::Level::Error ? "error" : L == ts::Level::Warning ? "warning" : "";
     };
+  }
+
+  std::string html(ASTContext &Ctx, const Analysis &A, const SeverityPolicy &Policy) {
+    const SourceManager &SM = Ctx.getSourceManager();
+    std::vector<HtmlKernel> Kernels;
+    for (size_t I = 0; I < A.X.P.Kernels.size(); ++I)
+      Kernels.push_back({&A.X.P.Kernels[I], &A.Kernels[I].Plan, &A.Kernels[I].Verify});
+    PresumedLoc Main = SM.getPresumedLoc(SM.getLocForStartOfFile(SM.getMainFileID()));
+    std::string Title = Main.isValid() ? Main.getFilename() : "";
+    return htmlReport(Title, A.X.P, Kernels, locator(SM), levelName(Policy));
+  }
+
+  std::string json(ASTContext &Ctx, const Analysis &A, const SeverityPolicy &Policy) {
+    Locator Where = locator(Ctx.getSourceManager());
+    LevelOf LevelName = levelName(Policy);
     std::string Out = "{\"kernels\":[";
     for (size_t I = 0; I < A.X.P.Kernels.size(); ++I)
       Out += (I ? "," : "") + kernelJson(A.X.P, A.X.P.Kernels[I], A.Kernels[I].Plan,
@@ -214,6 +237,8 @@ public:
         O.Dot = A.str();
       else if (A.consume_front("json="))
         O.Json = A.str();
+      else if (A.consume_front("html="))
+        O.Html = A.str();
       else if (A == "no-rewrite")
         O.NoRewrite = true;
       else if (A.starts_with("trip-bound=") &&
@@ -228,7 +253,7 @@ public:
             DiagnosticsEngine::Error,
             "libts: unknown or malformed plugin argument '%0' (expected "
             "-emit=<file>, -report[=<file>], -dot=<file>, -json=<file>, "
-            "-no-rewrite, -trip-bound=<1..1048576> or -W<flag>)");
+            "-html=<file>, -no-rewrite, -trip-bound=<1..1048576> or -W<flag>)");
         DE.Report(ID) << A0;
         return false;
       }

@@ -2,7 +2,7 @@
 """Single-fault mutation harness for the libts verifier.
 
     python3 test/mutation/run.py --plugin build/lib/libts.so [--jobs 2]
-        [--expect test/mutation/expected.txt] [--update]
+        [--expect test/mutation/expected.txt] [--update] [--shard K/N]
 
 Takes a corpus of valid kernels, applies one fault at a time (tsmut.py has
 the operators and their BUG/VALID labels), runs the plugin on every mutant
@@ -162,6 +162,10 @@ def main():
                     help="seconds per compile before it counts as a hang (default 30)")
     ap.add_argument("--keep", help="write every mutant under this directory and keep it")
     ap.add_argument("--list", action="store_true", help="list the mutants, compile nothing")
+    ap.add_argument("--shard", metavar="K/N",
+                    help="compile only the mutants at positions K, K + N, K + 2N, ... of the ordered "
+                         "mutant list (0 <= K < N); the unmutated files are compiled in every shard. "
+                         "--expect then compares only this shard's findings")
     ap.add_argument("-v", "--verbose", action="store_true", help="print each mutant's diagnostics")
     args = ap.parse_args()
 
@@ -170,6 +174,14 @@ def main():
         sys.exit("run.py: no plugin at %s (bash scripts/build.sh builds it)" % plugin)
     if args.update and not args.expect:
         sys.exit("run.py: --update needs --expect FILE")
+    shard = None
+    if args.shard:
+        sm = re.fullmatch(r"(\d+)/(\d+)", args.shard.strip())
+        if not sm or int(sm.group(2)) < 1 or int(sm.group(1)) >= int(sm.group(2)):
+            sys.exit("run.py: --shard takes K/N with 0 <= K < N, not %r" % args.shard)
+        shard = (int(sm.group(1)), int(sm.group(2)))
+        if args.update:
+            sys.exit("run.py: --update rewrites every finding; run it without --shard")
     only = set(args.only.split(",")) if args.only else None
     known = {name for name, _ in tsmut.OPERATORS}
     if only and only - known:
@@ -211,13 +223,30 @@ def main():
             for m in sorted(chosen, key=lambda m: m.index):
                 jobs.append(Job(f, m, m.apply(src)))
 
+    # Every selected mutant, before sharding (stale expectations are judged on it).
+    selected = {(j.file, j.mutant.op, j.mutant.index) for j in jobs if j.mutant}
+    n_selected = len(selected)
+    if shard:
+        k, n = shard
+        kept, pos = [], 0
+        for j in jobs:
+            if j.mutant is None:
+                kept.append(j)  # baselines: every shard needs them
+                continue
+            if pos % n == k:
+                kept.append(j)
+            pos += 1
+        jobs = kept
+    shard_note = "; shard %d/%d: %d of the %d selected mutants" % (
+        shard[0], shard[1], sum(1 for j in jobs if j.mutant), n_selected) if shard else ""
+
     if args.list:
         for j in jobs:
             if j.mutant:
                 m = j.mutant
                 print("%-5s %s:%d %s#%d  %s" % (m.label, m.file, m.line, m.op, m.index, m.what))
-        print("%d mutants (%d generated before the cap)" % (
-            sum(1 for j in jobs if j.mutant), sum(generated.values())))
+        print("%d mutants (%d generated before the cap%s)" % (
+            sum(1 for j in jobs if j.mutant), sum(generated.values()), shard_note))
         return 0
 
     tmp = args.keep or tempfile.mkdtemp(prefix="ts-mutation-")
@@ -318,9 +347,9 @@ def main():
                              "libts: " + " | ".join(j.detail)))
 
     print("libts mutation score: %d files, %d mutants compiled (%d generated, cap %s per operator "
-          "per file), %.0f s on %d jobs" % (
+          "per file%s), %.0f s on %d jobs" % (
               len(baselines), len(mutants), sum(generated.values()),
-              args.cap if args.cap > 0 else "none", elapsed, args.jobs))
+              args.cap if args.cap > 0 else "none", shard_note, elapsed, args.jobs))
     print("plugin: %s (%s)" % (os.path.relpath(args.plugin_orig), plugin_id))
     print("runtime (include/ts/pipeline.h): %s" % rt.describe())
     print()
@@ -409,7 +438,8 @@ def main():
             key = line.split("#", 1)[0].strip()
             if key:
                 expected[" ".join(key.split())] = line.split("#", 1)[1].strip() if "#" in line else ""
-    # Only entries this run could have produced are compared (--only/--files).
+    # Only entries this run could have produced are compared (--only/--files,
+    # and --shard: another shard's mutants are neither fixed nor stale here).
     ran = {(j.file, j.mutant.op if j.mutant else None, j.mutant.index if j.mutant else None) for j in jobs}
     ran_files = {j.file for j in jobs}
 
@@ -423,8 +453,13 @@ def main():
 
     new = sorted(k for k in current if k not in expected)
     gone = sorted(k for k in expected if k not in current and in_scope(k))
+
+    def in_other_shard(key):
+        kind, file, op, idx = key.split()
+        return shard is not None and (file, op, int(idx)) in selected
+
     stale = sorted(k for k in expected if k not in current and not in_scope(k) and not args.only
-                   and not args.files)
+                   and not args.files and not in_other_shard(k))
     print()
     if new:
         print("NEW findings not in %s (regressions):" % exp_path)
@@ -443,7 +478,9 @@ def main():
     if new or gone or stale:
         print("expectations: FAIL (%d new, %d fixed, %d stale)" % (len(new), len(gone), len(stale)))
         return 1
-    print("expectations: OK (%d known findings)" % len(expected))
+    print("expectations: OK (%d known findings%s)" % (
+        len(expected), ", %d of them in this shard" % sum(1 for k in expected if in_scope(k))
+        if shard else ""))
     return 0
 
 

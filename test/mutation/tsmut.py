@@ -4,7 +4,8 @@ Everything here works on the source text of one .cu file: comments, string
 literals and preprocessor lines are masked out, `#if` regions that are not
 compiled (as far as the file's own `#define`s tell) are masked too, and a
 small statement splitter finds the [[ts::task]] functions, their
-ts::domain loop, the first/last guards, the pipeline-op statements and the
+ts::domain loop (and a ts::domain loop nested directly in its body: a
+k-loop in a tile loop), the first/last guards, the pipeline-op statements and the
 ts::pdl_wait() / ts::pdl_launch_dependents() statements (grid-level, never
 pipeline ops); [[ts::kernel(...)]] gives the tasks and the ts::alias<...>,
 ts::grid_dependent<...> and ts::pdl_waited arguments.
@@ -396,8 +397,8 @@ class Op:
     bound: Optional[str]  # variable the op's result is bound to
     arg: str  # argument text
     call_span: Tuple[int, int]  # span of the argument list contents
-    section: str  # head / loop / tail
-    guard: Optional[str]  # None / first / last
+    section: str  # head / loop / inner (a nested domain loop's body) / tail
+    guard: Optional[str]  # None / first / last (of the innermost domain loop around it)
     order: int = 0
 
 
@@ -406,7 +407,7 @@ class Pdl:
     """A `ts::pdl_wait();` / `ts::pdl_launch_dependents();` statement."""
     stmt: Stmt
     kind: str  # wait / launch
-    section: str  # head / loop / tail
+    section: str  # head / loop / inner / tail
 
 
 @dataclass
@@ -422,6 +423,24 @@ class Task:
     top: Optional[Block] = None
     stmts: List[Stmt] = field(default_factory=list)  # every statement seen
     pdl: List[Pdl] = field(default_factory=list)  # PDL calls, in source order
+    # A ts::domain loop nested directly in the domain loop's body (a k-loop in
+    # a tile loop): ops in it have section "inner", its guards test inner_var.
+    inner: Optional[Stmt] = None
+    inner_var: str = ""
+    inner_args: List[Tuple[int, int]] = field(default_factory=list)
+    inner_block: Optional[Block] = None
+    trips: Optional[int] = None  # constant trip count of the domain loop (None: runtime)
+    inner_trips: Optional[int] = None
+
+    def var_of(self, section: str) -> str:
+        """The variable that first()/last() guards of a section test."""
+        return self.inner_var if section == "inner" else self.loop_var
+
+    def loop_of(self, section: str) -> Optional[Stmt]:
+        return self.inner if section == "inner" else self.loop
+
+    def block_of(self, section: str) -> Optional[Block]:
+        return self.inner_block if section == "inner" else self.loop_block
 
 
 @dataclass
@@ -627,7 +646,8 @@ def _walk_task(text: str, src: str, task: Task, resources: Dict[str, Resource]):
         return Op(task, st, method, handle, res, role, bound, arg, (po + 1, pc), section,
                   guard, counter[0])
 
-    def block(a: int, b: int, section: str, guard: Optional[str], top: bool) -> Block:
+    def block(a: int, b: int, section: str, guard: Optional[str], top: bool,
+              outer: bool = False) -> Block:
         blk = Block()
         for idx, (s, e) in enumerate(split_block(text, a, b)):
             st = Stmt(s, e, blk, idx, text[s:e])
@@ -651,14 +671,29 @@ def _walk_task(text: str, src: str, task: Task, resources: Dict[str, Resource]):
                 task.domain_args = _top_level_args(text, do + 1, dc)
                 hc = _match(text, text.index("(", s))
                 bo = _skip_ws(text, hc + 1, e)
+                task.trips = _domain_trips(text, task.domain_args)
                 if text[bo] == "{":
-                    task.loop_block = block(bo + 1, _match(text, bo), "loop", None, False)
+                    task.loop_block = block(bo + 1, _match(text, bo), "loop", None, False, True)
                 else:
-                    task.loop_block = block(bo, e, "loop", None, False)
+                    task.loop_block = block(bo, e, "loop", None, False, True)
                 section = "tail"
                 continue
-            if section == "loop" and guard is None and task.loop_var:
-                gm = re.match(r"^if\s*\(\s*" + re.escape(task.loop_var) +
+            if outer and lm and task.inner is None:
+                # A k-loop nested directly in the domain loop's body.
+                task.inner = st
+                task.inner_var = lm.group(1)
+                do = s + lm.end() - 1
+                task.inner_args = _top_level_args(text, do + 1, _match(text, do))
+                task.inner_trips = _domain_trips(text, task.inner_args)
+                hc = _match(text, text.index("(", s))
+                bo = _skip_ws(text, hc + 1, e)
+                if text[bo] == "{":
+                    task.inner_block = block(bo + 1, _match(text, bo), "inner", None, False)
+                else:
+                    task.inner_block = block(bo, e, "inner", None, False)
+                continue
+            if section in ("loop", "inner") and guard is None and task.var_of(section):
+                gm = re.match(r"^if\s*\(\s*" + re.escape(task.var_of(section)) +
                               r"\s*\.\s*(first|last)\s*\(\s*\)\s*\)", st.text)
                 if gm:
                     bo = _skip_ws(text, s + gm.end(), e)
@@ -848,29 +883,58 @@ def op_extra_block_next(ctx: Ctx):
                   [(o.stmt.end, o.stmt.end, " " + ins)])
 
 
-_RANK = {"head": 0, "loop": 1, "tail": 2}
+# The order the ops of one task run in, for given trip counts: the head,
+# then per iteration of the domain loop its body (a nested k-loop's body N
+# times in its place), then the tail; first()/last() guards applied.
+
+
+def _guard_holds(guard: Optional[str], it: int, n: int) -> bool:
+    return guard is None or (it == 0 if guard == "first" else it == n - 1)
+
+
+def _op_runs(task: Task, outer: int, inner: int) -> List[Op]:
+    ops = sorted(task.ops, key=lambda o: o.order)
+    out = [o for o in ops if o.section == "head"]
+    body = [o for o in ops if o.section in ("loop", "inner")]
+    for t in range(outer):
+        i = 0
+        while i < len(body):
+            if body[i].section == "loop":
+                if _guard_holds(body[i].guard, t, outer):
+                    out.append(body[i])
+                i += 1
+                continue
+            j = i
+            while j < len(body) and body[j].section == "inner":
+                j += 1
+            for k in range(inner):
+                out += [x for x in body[i:j] if _guard_holds(x.guard, k, inner)]
+            i = j
+    return out + [o for o in ops if o.section == "tail"]
+
+
+def _trip_choices(task: Task, hi: int) -> List[Tuple[int, int]]:
+    """(outer, inner) trip counts to run: a constant one as it is (at most 64),
+    a runtime one 0 .. hi; inner 1 when the task nests no loop."""
+    def r(n, present):
+        if not present:
+            return [1]
+        return [min(n, 64)] if n is not None else list(range(hi + 1))
+    return [(a, b) for a in r(task.trips, task.loop is not None)
+            for b in r(task.inner_trips, task.inner is not None)]
 
 
 def follows(x: Op, o: Op, final: bool) -> bool:
-    """Whether op x can run after op o: after o's last run (final) or after any run."""
-    if x.section != o.section:
-        return _RANK[x.section] > _RANK[o.section]
-    if o.section != "loop":
-        return x.order > o.order
-    # Both in the loop. Later in the same iteration:
-    if x.order > o.order:
-        if o.guard == "first" and x.guard in (None, "first"):
+    """Whether op x (of o's task) can run after op o: after o's last run
+    (final) or after its first, for some trip counts."""
+    for outer, inner in _trip_choices(o.task, 4):
+        seq = _op_runs(o.task, outer, inner)
+        at = [i for i, y in enumerate(seq) if y is o]
+        if at and any(y is x for y in seq[(at[-1] if final else at[0]) + 1:]):
             return True
-        if o.guard == "last" and x.guard in (None, "last"):
-            return True
-        if o.guard is None and (x.guard in (None, "last") or not final):
-            return True
-    # In a later iteration:
-    if o.guard == "last":
-        return False
-    if o.guard is None and final:
-        return False
-    return x.guard in (None, "last")
+    return False
+
+
 
 
 def op_move_close(ctx: Ctx):
@@ -915,18 +979,29 @@ def op_move_close(ctx: Ctx):
 
 
 def op_guard_close(ctx: Ctx):
+    """One unguarded close of a domain loop (or of a nested k-loop: the guard
+    then tests the k-loop's variable) alone under `if (i.first())` / `last()`."""
     for o in ctx.s_ops():
-        if o.method in CLOSES and ctx.pipelined(o.resource) and o.section == "loop" and o.guard is None:
+        if o.method in CLOSES and ctx.pipelined(o.resource) and o.section in ("loop", "inner") \
+                and o.guard is None:
+            trips = o.task.inner_trips if o.section == "inner" else o.task.trips
+            if trips is not None and trips < 2:
+                continue  # the guard holds on every run of the close
             label, reason = BUG, ("the stage taken every iteration is handed back once: with trip count "
                                   "> 1 stages leak (or the cursor falls behind) and a task hangs")
+            if o.section == "inner":
+                reason = ("the stage taken every k-step is handed back once per run of the nested "
+                          "k-loop: with more than one k-step stages leak (or the cursor falls behind) "
+                          "and a task hangs")
             if ctx.noop_commit(o):
                 label, reason = TOLERATED, ("commit() of a tma_async stage does nothing in this runtime: the TMA bytes "
                           "complete the stage")
+            var = o.task.var_of(o.section)
             for g in ("first", "last"):
                 yield _mk(ctx, "guard_close", label, o.stmt.start,
-                          "guard `%s` under `if (%s.%s())`" % (_one_line(ctx.stmt_src(o.stmt)), o.task.loop_var, g),
+                          "guard `%s` under `if (%s.%s())`" % (_one_line(ctx.stmt_src(o.stmt)), var, g),
                           reason,
-                          [(o.stmt.start, o.stmt.start, "if (%s.%s()) " % (o.task.loop_var, g))])
+                          [(o.stmt.start, o.stmt.start, "if (%s.%s()) " % (var, g))])
 
 
 def op_guard_pair(ctx: Ctx):
@@ -940,22 +1015,30 @@ def op_guard_pair(ctx: Ctx):
             ops = [o for t in tasks for o in t.ops if o.resource == res]
             pairs = [p for t in tasks for p in ctx.pairs(t) if p[0].resource == res]
             ok = bool(pairs) and len(ops) == 2 * len(pairs)
+            # Every block in the domain loop's body, or every one in the body
+            # of a nested k-loop (guarded by the k-loop's variable).
+            sect = pairs[0][0].section if pairs else ""
             for opn, cls in pairs:
-                ok = ok and opn.section == "loop" and cls.section == "loop" and opn.guard is None \
-                    and cls.guard is None and opn.stmt.block is cls.stmt.block \
-                    and opn.stmt.block is opn.task.loop_block
+                ok = ok and opn.section == sect and cls.section == sect and sect in ("loop", "inner") \
+                    and opn.guard is None and cls.guard is None and opn.stmt.block is cls.stmt.block \
+                    and opn.stmt.block is opn.task.block_of(sect)
                 if not ok:
                     break
-                inner = opn.stmt.block.stmts[opn.stmt.index:cls.stmt.index + 1]
-                inner_ops = [o for o in opn.task.ops if o.stmt in inner]
-                ok = all(o.resource == res for o in inner_ops)
+                a, b = opn.stmt.start, cls.stmt.end
+                # Only ops of this resource inside (at any depth), and never the
+                # nested k-loop (it must stay directly in the loop body).
+                ok = all(o.resource == res for o in opn.task.ops if a <= o.stmt.start < b) and \
+                    not (opn.task.inner is not None and a <= opn.task.inner.start < b)
             # The blocks wrapped in one task must not overlap.
             spans = sorted((p[0].stmt.start, p[1].stmt.end) for p in pairs)
             ok = ok and all(a[1] <= b[0] for a, b in zip(spans, spans[1:]))
             if not ok:
                 continue
             # first()/last() agree across tasks only over the same domain.
-            doms = {tuple(ctx.s.src[a:b] for a, b in p[0].task.domain_args) for p in pairs}
+            # (A nested k-loop's guards: the same outer and inner domains.)
+            doms = {(tuple(ctx.s.src[a:b] for a, b in p[0].task.domain_args),
+                     tuple(ctx.s.src[a:b] for a, b in p[0].task.inner_args) if sect == "inner" else ())
+                    for p in pairs}
             if len(doms) != 1:
                 continue
             hoists = []  # (decl stmt, the pair's open stmt)
@@ -973,12 +1056,13 @@ def op_guard_pair(ctx: Ctx):
                     edits.append((d.start, d.end, _blank(ctx.s.src, d.start, d.end, "hoisted")))
                     edits.append((before.start, before.start, _one_line(ctx.stmt_src(d)) + " "))
                 for opn, cls in pairs:
-                    edits.append((opn.stmt.start, opn.stmt.start, "if (%s.%s()) { " % (opn.task.loop_var, g)))
+                    edits.append((opn.stmt.start, opn.stmt.start, "if (%s.%s()) { " % (opn.task.var_of(sect), g)))
                     edits.append((cls.stmt.end, cls.stmt.end, " }"))
                 first = min(p[0].stmt.start for p in pairs)
                 yield _mk(ctx, "guard_pair", VALID, first,
-                          "guard every %s block of '%s' under `if (i.%s())` in %s%s" % (
-                              "/".join(sorted({p[0].method + ".." + p[1].method for p in pairs})), res, g,
+                          "guard every %s block of '%s' under `if (%s.%s())` in %s%s" % (
+                              "/".join(sorted({p[0].method + ".." + p[1].method for p in pairs})), res,
+                              pairs[0][0].task.var_of(sect), g,
                               ", ".join(sorted({p[0].task.name for p in pairs})),
                               " (hoisting %s)" % ", ".join("`%s`" % _one_line(ctx.stmt_src(d)) for d, _ in hoists)
                               if hoists else ""),
@@ -1038,60 +1122,104 @@ def op_shrink_stages(ctx: Ctx):
                   reason, [(s, e, new)])
 
 
+def _bumped(et: str) -> str:
+    """A domain bound plus one."""
+    if re.fullmatch(r"\d+", et):
+        return str(int(et) + 1)
+    if re.fullmatch(r"[\w.\->\[\]]+", et):
+        return et + " + 1"
+    return "(%s) + 1" % et
+
+
 def op_domain_bound(ctx: Ctx):
+    """In one task only: the domain loop's end + 1, its step -> 1; the same
+    for a nested k-loop's bounds."""
     for task in sorted(ctx.s.tasks.values(), key=lambda t: t.body):
         if task.loop is None or not task.domain_args:
             continue
-        loop_ops = [o for o in task.ops if o.section == "loop" and ctx.pipelined(o.resource)]
-        partners = [t for t in ctx.kernel_tasks(task) if t is not task and
-                    {o.resource for o in t.ops} & {o.resource for o in loop_ops}]
-        if not partners:
-            continue
-        label = BUG
-        reason = ("task '%s' exchanges stages in its loop with %s: different trip counts for some "
-                  "launch leave a stage unconsumed or a wait unfilled" % (
-                      task.name, ", ".join("'%s'" % t.name for t in partners)))
-        args = task.domain_args
         t = ctx.s.src
-        end_arg = args[0] if len(args) == 1 else args[1]
-        et = t[end_arg[0]:end_arg[1]]
-        if re.fullmatch(r"\d+", et):
-            new = str(int(et) + 1)
-        elif re.fullmatch(r"[\w.\->\[\]]+", et):
-            new = et + " + 1"
-        else:
-            new = "(%s) + 1" % et
-        yield _mk(ctx, "domain_bound", label, end_arg[0],
-                  "task '%s': domain end `%s` -> `%s`" % (task.name, et, new), reason,
-                  [(end_arg[0], end_arg[1], new)])
-        if len(args) == 3 and t[args[2][0]:args[2][1]].strip() != "1":
-            st = t[args[2][0]:args[2][1]]
-            yield _mk(ctx, "domain_bound", label, args[2][0],
-                      "task '%s': domain step `%s` -> `1`" % (task.name, st), reason,
-                      [(args[2][0], args[2][1], "1")])
+        for sect in ("loop", "inner"):
+            args = task.domain_args if sect == "loop" else task.inner_args
+            if not args:
+                continue
+            # The ops whose trip count changes: for the domain loop every op
+            # in its body (a nested k-loop's too), for the k-loop its own.
+            ops = [o for o in task.ops if ctx.pipelined(o.resource) and
+                   (o.section == "inner" or (sect == "loop" and o.section == "loop"))]
+            partners = [x for x in ctx.kernel_tasks(task) if x is not task and
+                        {o.resource for o in x.ops} & {o.resource for o in ops}]
+            if not partners:
+                continue
+            end_arg = args[0] if len(args) == 1 else args[1]
+            et = t[end_arg[0]:end_arg[1]]
+            if sect == "inner" and task.inner_trips is not None and \
+                    not any(o.guard is None for o in ops if o.resource in
+                            {r.resource for x in partners for r in x.ops}):
+                # A constant k-loop whose exchanges are all first()/last()
+                # guarded: one more k-step runs them as often as before.
+                continue
+            if sect == "loop":
+                reason = ("task '%s' exchanges stages in its loop with %s: different trip counts for some "
+                          "launch leave a stage unconsumed or a wait unfilled" % (
+                              task.name, ", ".join("'%s'" % x.name for x in partners)))
+            else:
+                reason = ("task '%s' exchanges stages in its nested k-loop with %s: a different number "
+                          "of k-steps per tile (for some launch) leaves a stage unconsumed or a wait "
+                          "unfilled, and shifts every later tile's stages (tasks that exchange stages "
+                          "must nest alike: ts-domain)" % (
+                              task.name, ", ".join("'%s'" % x.name for x in partners)))
+            what = "domain" if sect == "loop" else "nested k-loop domain"
+            new = _bumped(et)
+            yield _mk(ctx, "domain_bound", BUG, end_arg[0],
+                      "task '%s': %s end `%s` -> `%s`" % (task.name, what, et, new), reason,
+                      [(end_arg[0], end_arg[1], new)])
+            if len(args) == 3 and t[args[2][0]:args[2][1]].strip() != "1":
+                st = t[args[2][0]:args[2][1]]
+                yield _mk(ctx, "domain_bound", BUG, args[2][0],
+                          "task '%s': %s step `%s` -> `1`" % (task.name, what, st), reason,
+                          [(args[2][0], args[2][1], "1")])
+
+
+def op_domain_bound_alike(ctx: Ctx):
+    """In every task of a kernel that nests a k-loop: the k-loop's end + 1,
+    alike (every such task of the kernel has the same k-loop bounds)."""
+    for kernel in ctx.s.kernels:
+        tasks = _kernel_tasks_of(ctx, kernel)
+        if not tasks:
+            continue
+        nested = [x for x in tasks if x.inner is not None and x.inner_args]
+        if not nested:
+            continue
+        t = ctx.s.src
+        doms = {tuple(t[a:b] for a, b in x.inner_args) for x in nested}
+        if len(doms) != 1:
+            continue
+        edits = []
+        for x in nested:
+            args = x.inner_args
+            end_arg = args[0] if len(args) == 1 else args[1]
+            edits.append((end_arg[0], end_arg[1], _bumped(t[end_arg[0]:end_arg[1]])))
+        et = t[edits[0][0]:edits[0][1]]
+        yield _mk(ctx, "domain_bound_alike", VALID, edits[0][0],
+                  "kernel '%s': nested k-loop domain end `%s` -> `%s` in %s" % (
+                      kernel.name, et, edits[0][2], ", ".join("'%s'" % x.name for x in nested)),
+                  "every task that nests a k-loop runs one more k-step per tile, alike: stages are "
+                  "still taken and handed back in matching numbers (what the kernel computes "
+                  "changes, its synchronisation does not)", edits)
 
 
 def _acquire_runs_once_early(o: Op, stages: int) -> bool:
     """Whether a forged acquire can only ever take a stage that was never used:
-    it runs once, after fewer than `stages` acquires of the same handle."""
-    if o.section == "loop" and o.guard is None:
-        return False
-    before = 0
-    for x in o.task.ops:
-        if x is o or x.handle != o.handle or x.method != "acquire":
-            continue
-        if x.section == o.section and x.section != "loop":
-            before += x.order < o.order
-        elif _RANK[x.section] < _RANK[o.section]:
-            if x.section == "loop" and x.guard is None:
-                return False  # any number of stages before
-            before += 1
-        elif x.section == "loop" == o.section:
-            if o.guard == "last" and x.guard is None:
-                return False
-            if x.order < o.order or o.guard == "last":
-                before += 1
-    return before + 1 <= stages
+    for every trip count it runs at most once, after fewer than `stages`
+    acquires of the same handle."""
+    for outer, inner in _trip_choices(o.task, stages + 2):
+        seq = _op_runs(o.task, outer, inner)
+        at = [i for i, y in enumerate(seq) if y is o]
+        if len(at) > 1:
+            return False
+        if at and sum(1 for y in seq[:at[0]] if y.handle == o.handle and y.method == "acquire") + 1 > stages:
+            return False
+    return True
 
 
 def op_forge_token(ctx: Ctx):
@@ -1120,11 +1248,14 @@ def _token_uses(ctx: Ctx, tr: Op):
 
 def op_reuse_token(ctx: Ctx):
     for tr in ctx.s_ops():
-        if tr.method not in TRIES or not tr.bound or tr.section != "loop" or tr.guard is not None:
+        if tr.method not in TRIES or not tr.bound or tr.section not in ("loop", "inner") or \
+                tr.guard is not None:
             continue
-        if tr.stmt.block is not tr.task.loop_block or not _token_uses(ctx, tr):
+        if tr.stmt.block is not tr.task.block_of(tr.section) or not _token_uses(ctx, tr):
             continue
-        loop = tr.task.loop
+        # Before the loop whose body it is in (a nested k-loop: before the
+        # k-loop, so one token per tile serves every k-step).
+        loop = tr.task.loop_of(tr.section)
         text = _one_line(ctx.stmt_src(tr.stmt))
         pos = ctx.insert_before(loop)
         sep = "\n" if pos != loop.start else " "
@@ -1178,11 +1309,19 @@ def _streams_in_loop(task: Task, res: str, ctx: Ctx) -> bool:
     """Whether the task takes stages of `res` on every iteration (an unguarded
     blocking op in the loop; bracketing hands them back in the same
     iteration) of a loop that runs twice for some launch."""
-    trips = _const_trips(ctx, task)
-    if task.loop is None or (trips is not None and trips < 2):
+    if task.loop is None:
         return False
-    return any(o.resource == res and o.section == "loop" and o.guard is None and o.method in BLOCKING
-               for o in task.ops)
+    for o in task.ops:
+        if o.resource == res and o.section in ("loop", "inner") and o.guard is None and \
+                o.method in BLOCKING:
+            # Runs twice for some launch: the loops around it multiply.
+            runs = [task.trips] + ([task.inner_trips] if o.section == "inner" else [])
+            if all(n is not None for n in runs) and runs[0] * (runs[1] if len(runs) > 1 else 1) < 2:
+                continue
+            if any(n == 0 for n in runs):
+                continue
+            return True
+    return False
 
 
 def op_alias_live(ctx: Ctx):
@@ -1300,7 +1439,9 @@ def op_late_pdl_wait(ctx: Ctx):
             continue
         if _const_trips(ctx, task) == 0:
             continue
-        in_loop = [r for r in deps if any(o.section == "loop" and o.guard is None and
+        in_loop = [r for r in deps if any((o.section == "loop" or (o.section == "inner" and
+                                                                    task.inner_trips != 0)) and
+                                          o.guard is None and
                                           (o.resource == r or not ctx.pipelined(r)) for o in task.ops)]
         if not in_loop:
             continue
@@ -1315,6 +1456,600 @@ def op_late_pdl_wait(ctx: Ctx):
                    (task.loop.end, task.loop.end, " " + text)])
 
 
+# ----------------------------------------------------------------------------
+# Asynchronous MMA readers (ts::wgmma)
+#
+# A model of one task's wgmma groups, written from the PTX rules and not from
+# the verifier: `ts::wgmma::mma*` joins the open group and reads the stages
+# it names (directly, through a pointer into one, or through a descriptor
+# made from one); `commit_group()` closes the open group (uncommitted MMAs
+# belong to no group, so no wait covers them); `wait_group<N>()` returns once
+# every committed group but the newest N is complete. Handing a stage back
+# (release(s), release_oldest(): the oldest stage the task holds) while a
+# group that read it is not complete lets the producer overwrite what an MMA
+# still reads. The task is run alone at the trip counts that matter (a
+# constant one as it is; a runtime one 0 .. 4 + the largest N, or 0 .. 3 for
+# a domain loop with another nested in it, whose trip count is then the same
+# on every outer iteration), with `i.first()` / `i.last()` guards and their
+# negations applied. An `if` the model does not know is allowed around
+# wait_group only: "always" runs it, "never" skips it, "last" runs it on the
+# last iteration of its innermost loop only (the epilogue's
+# `if (k == k_tiles - 1)` of a launch with one tile). Every other op under
+# such an `if`, a wgmma group op or a pipeline op inside a larger statement
+# or a loop that is not a ts::domain, a stage handed back out of order: the
+# model cannot decide, and no mutant is made.
+
+_MMA_ISSUE = re.compile(r"\bwgmma\s*::\s*mma\w*\s*\(")
+_MMA_GROUP_ANY = re.compile(r"\bwgmma\s*::\s*(?:commit_group|wait_group)\b")
+_MMA_COMMIT = re.compile(r"^(?:::)?ts\s*::\s*wgmma\s*::\s*commit_group\s*\(\s*\)\s*;$", re.S)
+_MMA_WAIT = re.compile(r"^(?:::)?ts\s*::\s*wgmma\s*::\s*wait_group\s*<\s*(\d+)\s*>\s*\(\s*\)\s*;$", re.S)
+_OLDEST_OP = re.compile(r"^(\w+)\s*\.\s*release_oldest\s*\(\s*\)\s*;$", re.S)
+_CLOSE_OP = re.compile(r"^(\w+)\s*\.\s*(commit|release)\s*\(\s*(\w+)\s*\)\s*;$", re.S)
+_TAKE_PLAIN = re.compile(r"^(\w+)\s*\.\s*(acquire|wait)\s*\([^;]*\)\s*;$", re.S)
+_HANDLE_CALL = re.compile(r"(?<![\w.>])(\w+)\s*\.\s*(acquire|wait|try_acquire|try_wait|commit|release|"
+                          r"release_oldest)\s*\(")
+
+
+@dataclass
+class MGuardIf:
+    """An `if (i.first())`-style statement around an op (!i.first() etc.)."""
+    start: int
+    end: int
+    head_end: int  # just past the `)` of the condition
+    body: Tuple[int, int]
+    body_stmts: List[Tuple[int, int]]
+    lit: Tuple[str, str, bool]  # (loop variable, "first" | "last", True unless negated)
+    has_else: bool
+
+
+@dataclass
+class MLoop:
+    """A ts::domain loop: its variable, constant trip count (None: runtime)
+    and body (events and nested loops, in order)."""
+    var: str
+    trips: Optional[int]
+    start: int
+    body: List[object] = field(default_factory=list)
+    nested: bool = False  # holds another domain loop
+
+
+@dataclass
+class MEv:
+    kind: str  # take / mma / group_commit / group_wait / close / oldest
+    start: int
+    end: int
+    section: str  # head / loop / tail
+    guard: Tuple[Tuple[str, str, bool], ...]
+    unknown: Optional[str]  # the unmodelled condition around it
+    loop: Optional[MLoop] = None  # innermost domain loop around it
+    top: bool = False  # a statement of that loop body's own block
+    encl: Optional[MGuardIf] = None  # innermost first/last guard
+    handle: str = ""
+    var: str = ""  # take: the stage variable; close: its argument
+    method: str = ""  # take: acquire/wait; close: commit/release
+    n: int = 0  # group_wait
+    reads: Tuple[str, ...] = ()  # mma: stage variables it reads
+
+
+@dataclass
+class MmaModel:
+    src: "Source"
+    task: Task
+    body: List[object]  # the task body: events and domain loops
+    events: List[MEv]  # every kept event, in source order
+    loops: List[MLoop]
+    why_not: Optional[str]  # why the model cannot decide
+
+
+def _domain_trips(t: str, args: List[Tuple[int, int]]) -> Optional[int]:
+    vals = []
+    for a, b in args:
+        m = re.fullmatch(r"(-?\d+)[uU]?", t[a:b].strip())
+        if not m:
+            return None
+        vals.append(int(m.group(1)))
+    if len(vals) == 1:
+        vals = [0] + vals
+    if len(vals) == 2:
+        vals.append(1)
+    if len(vals) != 3 or vals[2] <= 0:
+        return None
+    return len(range(*vals))
+
+
+def _mma_model(src: "Source", task: Task) -> MmaModel:
+    t = src.text
+    events: List[MEv] = []
+    loops: List[MLoop] = []
+    stage_vars: List[str] = []
+    derived: Dict[str, set] = {}
+    problems: List[str] = []
+    handles = task.handles
+    st_ = {"section": "head"}
+
+    def used(var: str, text: str) -> bool:
+        return re.search(r"(?<![\w.])" + re.escape(var) + r"\b", text) is not None
+
+    def refs(text: str) -> Tuple[str, ...]:
+        out = {v for v in stage_vars if used(v, text)}
+        for d, vs in derived.items():
+            if used(d, text):
+                out |= vs
+        return tuple(sorted(out))
+
+    class Ctx_:
+        def __init__(self, out, guard, unknown, encl, loop, lvars, top):
+            self.out, self.guard, self.unknown, self.encl = out, guard, unknown, encl
+            self.loop, self.lvars, self.top = loop, lvars, top
+
+        def sub(self, **kw):
+            c = Ctx_(self.out, self.guard, self.unknown, self.encl, self.loop, self.lvars, False)
+            for k, v in kw.items():
+                setattr(c, k, v)
+            return c
+
+    def add(c, kind, s, e, **kw):
+        ev = MEv(kind, s, e, "loop" if c.loop else st_["section"], c.guard, c.unknown, c.loop,
+                 c.top, c.encl, **kw)
+        events.append(ev)
+        c.out.append(ev)
+
+    def body(bo, be, c):
+        if t[bo] == "{":
+            walk(bo + 1, be - 1, c)
+        else:
+            walk(bo, be, c)
+
+    def plain(s, e, st, c):
+        line = src.line(s)
+        m = _BOUND_OP.match(st)
+        if m and m.group(2) in handles:
+            pc = _match(t, s + m.end() - 1)
+            if t[pc + 1:e].strip() != ";":
+                problems.append("line %d: a pipeline op inside a larger statement" % line)
+            elif m.group(3) in BLOCKING:
+                add(c, "take", s, e, handle=m.group(2), var=m.group(1), method=m.group(3))
+                stage_vars.append(m.group(1))
+                derived.pop(m.group(1), None)
+            return  # a try_ only tests a stage
+        for rx, kind in ((_TAKE_PLAIN, "take"), (_CLOSE_OP, "close"), (_OLDEST_OP, "oldest")):
+            m = rx.match(st)
+            if m and m.group(1) in handles:
+                if kind == "take":
+                    add(c, kind, s, e, handle=m.group(1), method=m.group(2))
+                elif kind == "close":
+                    add(c, kind, s, e, handle=m.group(1), method=m.group(2), var=m.group(3))
+                else:
+                    add(c, kind, s, e, handle=m.group(1))
+                return
+        if _MMA_COMMIT.match(st):
+            add(c, "group_commit", s, e)
+            return
+        m = _MMA_WAIT.match(st)
+        if m:
+            add(c, "group_wait", s, e, n=int(m.group(1)))
+            return
+        if _MMA_GROUP_ANY.search(st):
+            problems.append("line %d: a wgmma group op inside a larger statement" % line)
+            return
+        if any(h in handles for h, _ in _HANDLE_CALL.findall(st)):
+            problems.append("line %d: a pipeline op inside a larger statement" % line)
+            return
+        if _MMA_ISSUE.search(st):
+            add(c, "mma", s, e, reads=refs(st))
+            return
+        name = _decl_name(Stmt(s, e, None, 0, st))
+        if name:
+            r = refs(st)
+            if r:
+                derived[name] = set(r)
+            else:
+                derived.pop(name, None)
+
+    def walk(a, b, c):
+        for s, e in split_block(t, a, b):
+            st = t[s:e]
+            w = _word_at(t, s)
+            dm = _DOMAIN_LOOP.match(st)
+            if dm:
+                do = s + dm.end() - 1
+                args = _top_level_args(t, do + 1, _match(t, do))
+                if any(used(v, t[x:y]) for v in c.lvars for x, y in args):
+                    problems.append("line %d: a domain that depends on an outer loop" % src.line(s))
+                loop = MLoop(dm.group(1), _domain_trips(t, args), s)
+                if c.loop:
+                    c.loop.nested = True
+                loops.append(loop)
+                c.out.append(loop)
+                hc = _match(t, t.index("(", s))
+                bo = _skip_ws(t, hc + 1, e)
+                inner = c.sub(out=loop.body, encl=None, loop=loop, lvars=c.lvars + (loop.var,),
+                              top=True)
+                if t[bo] == "{":
+                    walk(bo + 1, _match(t, bo), inner)
+                else:
+                    walk(bo, e, inner)
+                if not c.loop:
+                    st_["section"] = "tail"
+                continue
+            if w == "if":
+                po = t.index("(", s)
+                pc = _match(t, po)
+                cond = _one_line(t[po + 1:pc])
+                bo = _skip_ws(t, pc + 1, e)
+                be = _stmt_end(t, bo, e)
+                n = _skip_ws(t, be, e)
+                els = None
+                if _word_at(t, n) == "else":
+                    els = (_skip_ws(t, n + 4, e), e)
+                gm = re.fullmatch(r"(!?)\s*(\w+)\s*\.\s*(first|last)\s*\(\s*\)", cond)
+                if gm and gm.group(2) in c.lvars:
+                    lit = (gm.group(2), gm.group(3), gm.group(1) == "")
+                    inner = split_block(t, bo + 1, be - 1) if t[bo] == "{" else [(bo, be)]
+                    info = MGuardIf(s, e, pc + 1, (bo, be), inner, lit, els is not None)
+                    body(bo, be, c.sub(guard=c.guard + (lit,), encl=info))
+                    if els:
+                        body(els[0], els[1], c.sub(guard=c.guard + ((lit[0], lit[1], not lit[2]),),
+                                                   encl=None))
+                else:
+                    body(bo, be, c.sub(unknown=c.unknown or cond))
+                    if els:
+                        body(els[0], els[1], c.sub(unknown=c.unknown or ("else of " + cond)))
+                continue
+            if t[s] == "{":
+                walk(s + 1, e - 1, c.sub())
+                continue
+            if w in ("for", "while", "do", "switch", "else"):
+                if _MMA_GROUP_ANY.search(st) or any(h in handles for h, _ in _HANDLE_CALL.findall(st)) \
+                        or _DOMAIN_LOOP.search(st):
+                    problems.append("line %d: wgmma group or pipeline ops inside a loop that is not a "
+                                    "ts::domain" % src.line(s))
+                elif _MMA_ISSUE.search(st):
+                    # A loop of MMAs (`for (kk ...) mma(...)`): it issues them.
+                    add(c, "mma", s, e, reads=refs(st))
+                continue
+            plain(s, e, st, c)
+
+    top: List[object] = []
+    walk(task.body[0], task.body[1], Ctx_(top, (), None, None, None, (), False))
+    read = {v for ev in events if ev.kind == "mma" for v in ev.reads}
+    hs = {ev.handle for ev in events if ev.kind == "take" and ev.var in read}
+
+    def keep(ev):
+        return ev.kind in ("mma", "group_commit", "group_wait") or ev.handle in hs
+
+    def prune(items):
+        out = []
+        for it in items:
+            if isinstance(it, MLoop):
+                it.body = prune(it.body)
+                out.append(it)
+            elif keep(it):
+                out.append(it)
+        return out
+
+    top = prune(top)
+    events = [ev for ev in events if keep(ev)]
+    if not any(ev.kind == "mma" for ev in events):
+        events = []
+    for ev in events:
+        if ev.unknown and ev.kind != "group_wait":
+            problems.append("line %d: under `if (%s)`, which the model does not know" % (
+                src.line(ev.start), ev.unknown))
+    return MmaModel(src, task, top, events, loops, "; ".join(problems) or None)
+
+
+class _OutOfModel(Exception):
+    pass
+
+
+class _Fault(Exception):
+    pass
+
+
+def _mma_run(model: MmaModel, trips: Dict[int, int], mode: str) -> List[str]:
+    """What goes wrong when the task runs alone with these trip counts (per
+    loop, by id), the first problem only; raises _OutOfModel when the run
+    leaves what the model follows before anything went wrong."""
+    src = model.src
+    st = {"committed": 0, "done": 0}  # groups closed / seen complete by a wait
+    insts = []  # [take event, read group, read event, hand-back event, when taken]
+    held: Dict[str, List[int]] = {}
+    bound: Dict[str, int] = {}
+    env: Dict[str, Tuple[int, int]] = {}  # loop variable -> (iteration, trips)
+
+    def runs(ev):
+        for var, which, pos in ev.guard:
+            it, n = env[var]
+            if ((it == 0) if which == "first" else (it == n - 1)) != pos:
+                return False
+        if ev.unknown:
+            if mode == "never":
+                return False
+            if mode == "last" and ev.loop is not None:
+                it, n = env[ev.loop.var]
+                return it == n - 1
+        return True
+
+    def ln(ev):
+        return src.line(ev.start)
+
+    def code(ev):
+        return _one_line(src.src[ev.start:ev.end])
+
+    def res(h):
+        return model.task.handles[h][1]
+
+    def when(ev):
+        if not env:
+            return ev.section
+        return "iteration " + ", ".join("%s = %d" % (v, it) for v, (it, _) in env.items())
+
+    def give_back(ev, i):
+        take, group, reader, back, taken = insts[i]
+        if back is not None:
+            raise _Fault("%s: `%s` (line %d) hands back the stage taken at line %d (%s) a second time" % (
+                when(ev), code(ev), ln(ev), ln(take), taken))
+        if ev.method != "commit" and group is not None and group >= st["done"]:
+            how = ("its group was never committed" if group >= st["committed"] else
+                   "%d group(s) committed since, and the last wait_group leaves %d pending" % (
+                       st["committed"] - group, st["committed"] - st["done"]))
+            raise _Fault("%s: `%s` (line %d) hands back the stage taken at line %d (%s) while the MMA "
+                         "of line %d may still read it (%s)" % (
+                             when(ev), code(ev), ln(ev), ln(take), taken, ln(reader), how))
+        q = held[ev.handle]
+        if q[0] != i:
+            raise _OutOfModel("a stage handed back before an older one")
+        q.pop(0)
+        insts[i][3] = ev
+
+    def step(ev):
+        if ev.kind == "group_commit":
+            st["committed"] += 1
+        elif ev.kind == "group_wait":
+            st["done"] = max(st["done"], st["committed"] - ev.n)
+        elif ev.kind == "take":
+            insts.append([ev, None, None, None, when(ev)])
+            held.setdefault(ev.handle, []).append(len(insts) - 1)
+            if ev.var:
+                bound[ev.var] = len(insts) - 1
+        elif ev.kind == "mma":
+            for v in ev.reads:
+                if v not in bound:
+                    continue
+                inst = insts[bound[v]]
+                if inst[3] is not None:
+                    raise _Fault("%s: the MMA of line %d reads the stage handed back at line %d" % (
+                        when(ev), ln(ev), ln(inst[3])))
+                inst[1], inst[2] = st["committed"], ev
+        elif ev.kind == "close":
+            if ev.var not in bound:
+                raise _OutOfModel("`%s` hands back a stage the model does not follow" % code(ev))
+            give_back(ev, bound[ev.var])
+        elif ev.kind == "oldest":
+            q = held.get(ev.handle, [])
+            if not q:
+                raise _Fault("%s: `%s` (line %d) runs while the task holds no stage of '%s': it hands "
+                             "back a stage it never waited for" % (when(ev), code(ev), ln(ev), res(ev.handle)))
+            give_back(ev, q[0])
+
+    def block(items):
+        for item in items:
+            if isinstance(item, MLoop):
+                n = trips[id(item)]
+                for it in range(n):
+                    env[item.var] = (it, n)
+                    block(item.body)
+                env.pop(item.var, None)
+            elif runs(item):
+                step(item)
+
+    try:
+        block(model.body)
+    except _Fault as f:
+        return [str(f)]
+    for h, q in held.items():
+        if q:
+            take = insts[q[0]][0]
+            return ["the stage of '%s' taken at line %d (%s) is never handed back: the producer "
+                    "waits for it forever" % (res(h), ln(take), insts[q[0]][4])]
+    return []
+
+
+def _mma_trip_choices(model: MmaModel) -> Optional[List[Dict[int, int]]]:
+    deepest = max([ev.n for ev in model.events if ev.kind == "group_wait"] or [0])
+    ranges = []
+    for loop in model.loops:
+        if loop.trips is not None:
+            if loop.trips > 4096:
+                return None
+            ranges.append([loop.trips])
+        else:
+            ranges.append(list(range(0, 4 if loop.nested else 5 + min(deepest, 8))))
+    out = [{}]
+    for loop, r in zip(model.loops, ranges):
+        out = [{**d, id(loop): n} for d in out for n in r]
+    return out
+
+
+def _mma_verdict(model: MmaModel) -> Tuple[Optional[str], str]:
+    """(BUG, why) / (VALID, why) / (None, why the model cannot decide)."""
+    if model.why_not:
+        return None, model.why_not
+    if not model.events:
+        return None, "the task issues no MMA on a stage"
+    choices = _mma_trip_choices(model)
+    if choices is None:
+        return None, "constant trip count too large to run"
+
+    def counts(trips):
+        return ", ".join("%s = %d" % (lp.var, trips[id(lp)]) for lp in model.loops) or "no loop"
+
+    def first_error(mode):
+        for trips in choices:
+            try:
+                err = _mma_run(model, trips, mode)
+            except _OutOfModel:
+                continue
+            if err:
+                return "trip counts %s; %s" % (counts(trips), err[0])
+        return None
+
+    err = first_error("always")
+    if err:
+        return BUG, err
+    err = first_error("last")
+    if err:
+        conds = sorted({ev.unknown for ev in model.events if ev.unknown})
+        return BUG, "%s (the wait_group under %s counted on the last iteration only, as for a " \
+                    "launch where that condition holds there alone)" % (
+                        err, ", ".join("`if (%s)`" % c for c in conds))
+    try:
+        if all(not _mma_run(model, trips, "never") for trips in choices):
+            return VALID, "no stage is handed back while an MMA group that read it may be running"
+    except _OutOfModel as e:
+        return None, str(e)
+    return None, "safe only through a wait_group under a condition the model does not know"
+
+
+def _mma_models(ctx: Ctx) -> List[MmaModel]:
+    out = []
+    for task in sorted(ctx.s.tasks.values(), key=lambda t: t.body):
+        model = _mma_model(ctx.s, task)
+        if model.events:
+            out.append(model)
+    return out
+
+
+def _mma_mutant(ctx: Ctx, model: MmaModel, name: str, want, at: int, what: str, why: str, edits):
+    """The mutant, labelled by the model run on the mutated text; None when
+    the verdict is not one the operator makes (`want`) or cannot be decided."""
+    probe = Mutant(ctx.s.path, name, 0, "", 0, "", "", edits)
+    try:
+        mutated = parse(ctx.s.path, probe.apply(ctx.s.src))
+        task = mutated.tasks.get(model.task.name)
+        if task is None:
+            return None
+        label, reason = _mma_verdict(_mma_model(mutated, task))
+    except (ValueError, IndexError):
+        return None
+    if label not in want:
+        return None
+    return _mk(ctx, name, label, at, what, "%s: %s" % (why, reason), edits)
+
+
+def _blank_stmt(ctx: Ctx, ev: MEv, note: str):
+    return (ev.start, ev.end, _blank(ctx.s.src, ev.start, ev.end, note))
+
+
+def op_mma_drop_commit(ctx: Ctx):
+    """Delete a `ts::wgmma::commit_group();`."""
+    for model in _mma_models(ctx):
+        for ev in model.events:
+            if ev.kind != "group_commit":
+                continue
+            m = _mma_mutant(ctx, model, "mma_drop_commit", (BUG,), ev.start,
+                            "task '%s': drop `%s`" % (model.task.name, _one_line(ctx.s.src[ev.start:ev.end])),
+                            "the MMAs stay in no group, which no wait_group waits for",
+                            [_blank_stmt(ctx, ev, "dropped")])
+            if m:
+                yield m
+
+
+def _wait_digits(ctx: Ctx, ev: MEv) -> Tuple[int, int]:
+    m = re.compile(r"wait_group\s*<\s*(\d+)").search(ctx.t, ev.start, ev.end)
+    return m.start(1), m.end(1)
+
+
+def op_mma_raise_wait(ctx: Ctx):
+    """wait_group<N> -> wait_group<N + 1>."""
+    for model in _mma_models(ctx):
+        for ev in model.events:
+            if ev.kind != "group_wait":
+                continue
+            a, b = _wait_digits(ctx, ev)
+            m = _mma_mutant(ctx, model, "mma_raise_wait", (BUG,), ev.start,
+                            "task '%s': `wait_group<%d>` -> `wait_group<%d>` (line %d)" % (
+                                model.task.name, ev.n, ev.n + 1, ctx.s.line(ev.start)),
+                            "one more group may still run after the wait", [(a, b, str(ev.n + 1))])
+            if m:
+                yield m
+
+
+def op_mma_lower_wait(ctx: Ctx):
+    """wait_group<N> -> wait_group<N - 1> (N >= 1): waits longer."""
+    for model in _mma_models(ctx):
+        for ev in model.events:
+            if ev.kind != "group_wait" or ev.n < 1:
+                continue
+            a, b = _wait_digits(ctx, ev)
+            m = _mma_mutant(ctx, model, "mma_lower_wait", (VALID,), ev.start,
+                            "task '%s': `wait_group<%d>` -> `wait_group<%d>` (line %d)" % (
+                                model.task.name, ev.n, ev.n - 1, ctx.s.line(ev.start)),
+                            "the wait returns later (slower, never wrong)", [(a, b, str(ev.n - 1))])
+            if m:
+                yield m
+
+
+def op_mma_drop_wait(ctx: Ctx):
+    """Delete a `ts::wgmma::wait_group<N>();`."""
+    for model in _mma_models(ctx):
+        for ev in model.events:
+            if ev.kind != "group_wait":
+                continue
+            m = _mma_mutant(ctx, model, "mma_drop_wait", (BUG,), ev.start,
+                            "task '%s': drop `%s` (line %d)" % (
+                                model.task.name, _one_line(ctx.s.src[ev.start:ev.end]), ctx.s.line(ev.start)),
+                            "nothing waits for the groups this wait covered",
+                            [_blank_stmt(ctx, ev, "dropped")])
+            if m:
+                yield m
+
+
+def op_mma_unguard_oldest(ctx: Ctx):
+    """Take `h.release_oldest();` out of its `if (!i.first())`."""
+    for model in _mma_models(ctx):
+        for ev in model.events:
+            g = ev.encl
+            if ev.kind != "oldest" or g is None or ev.loop is None or \
+                    g.lit != (ev.loop.var, "first", False) or g.has_else:
+                continue
+            text = _one_line(ctx.s.src[ev.start:ev.end])
+            if g.body_stmts == [(ev.start, ev.end)]:
+                # The guard's only statement: drop the `if (...)` (braces
+                # stay, a plain block).
+                edits = [(g.start, g.head_end, _blank(ctx.s.src, g.start, g.head_end, "unguarded"))]
+            else:
+                edits = [_blank_stmt(ctx, ev, "moved"), (g.end, g.end, " " + text)]
+            m = _mma_mutant(ctx, model, "mma_unguard_oldest", (BUG,), ev.start,
+                            "task '%s': move `%s` out of `if (!%s.first())`" % (
+                                model.task.name, text, ev.loop.var),
+                            "release_oldest() now runs on the first iteration too", edits)
+            if m:
+                yield m
+
+
+def op_mma_release_newest(ctx: Ctx):
+    """`h.release_oldest()` -> `h.release(s)`, s the stage the iteration waited for."""
+    for model in _mma_models(ctx):
+        for k, ev in enumerate(model.events):
+            if ev.kind != "oldest" or ev.loop is None:
+                continue
+            takes = [x for x in model.events[:k] if x.kind == "take" and x.handle == ev.handle
+                     and x.loop is ev.loop and x.top and not x.guard and not x.unknown and x.var]
+            if not takes:
+                continue
+            var = takes[-1].var
+            cm = re.compile(r"release_oldest\s*\(\s*\)").search(ctx.t, ev.start, ev.end)
+            m = _mma_mutant(ctx, model, "mma_release_newest", (BUG,), ev.start,
+                            "task '%s': `%s` -> `%s.release(%s);`" % (
+                                model.task.name, _one_line(ctx.s.src[ev.start:ev.end]), ev.handle, var),
+                            "the lag hands back the stage the MMAs just issued read, not the previous one",
+                            [(cm.start(), cm.end(), "release(%s)" % var)])
+            if m:
+                yield m
+
+
 OPERATORS = [
     ("drop_close", op_drop_close),
     ("dup_close", op_dup_close),
@@ -1325,6 +2060,7 @@ OPERATORS = [
     ("guard_pair", op_guard_pair),
     ("shrink_stages", op_shrink_stages),
     ("domain_bound", op_domain_bound),
+    ("domain_bound_alike", op_domain_bound_alike),
     ("forge_token", op_forge_token),
     ("reuse_token", op_reuse_token),
     ("drop_after_try", op_drop_after_try),
@@ -1333,6 +2069,12 @@ OPERATORS = [
     ("launch_early", op_launch_early),
     ("drop_pdl_wait", op_drop_pdl_wait),
     ("late_pdl_wait", op_late_pdl_wait),
+    ("mma_drop_commit", op_mma_drop_commit),
+    ("mma_raise_wait", op_mma_raise_wait),
+    ("mma_lower_wait", op_mma_lower_wait),
+    ("mma_drop_wait", op_mma_drop_wait),
+    ("mma_unguard_oldest", op_mma_unguard_oldest),
+    ("mma_release_newest", op_mma_release_newest),
 ]
 
 

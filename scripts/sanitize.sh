@@ -14,4 +14,4 @@ CC=/usr/lib/llvm-19/bin/clang CXX=/usr/lib/llvm-19/bin/clang++ \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DLIBTS_SANITIZE=ON >/dev/null
 ninja -C build-sanitize -j "${JOBS:-2}"
 cd build-sanitize
-ctest --output-on-failure "$@"
+ctest --output-on-failure -j "${JOBS:-2}" "$@"

@@ -14,7 +14,8 @@
 #     between libts-nvcc and the CMake build;
 #  4. runs libts-nvcc under ccache, as its launcher (LIBTS_NVCC_LAUNCHER) and
 #     around it: a second compile hits, a changed header misses;
-#  5. runs libts-clangd --check with the .clangd it prints.
+#  5. runs libts-clangd --check with the .clangd it prints, alone and with a
+#     compile_commands.json holding libts-nvcc commands (as Bear records them).
 # No GPU is needed: building is the test.
 #
 #   run.sh <libts build dir> <plugin (libts.so of that build)> <libts source dir>
@@ -183,6 +184,19 @@ if [ -x "${LIBTS_CLANGD:-}" ] || command -v clangd-19 > /dev/null; then
   has clangd-good.log "All checks completed, 0 errors"
   if (cd ed && libts-clangd --check=bad.cu) > clangd-bad.log 2>&1; then cat clangd-bad.log; fail "clangd missed the error"; fi
   has clangd-bad.log "not released in the same iteration \[-Wts-bracketing\]"
+  # A compilation database as Bear records libts-nvcc builds (nvcc flags,
+  # the user's file): the .clangd turns the entries into clang's.
+  mkdir ed/db
+  cp ed/.clangd ed/*.cu ed/*.h ed/db/
+  for f in reduce_kernel bad; do
+    printf '{"directory": "%s", "file": "%s.cu", "arguments": ["%s", "-std=c++17", "-arch=sm_90a", "-O3", "-Xcompiler", "-Wall", "-c", "%s.cu", "-o", "obj/%s.o"]}' \
+      "$work/ed/db" "$f" "$prefix/bin/libts-nvcc" "$f" "$f"
+  done | sed 's/}{/},{/g; s/^/[/; s/$/]/' > ed/db/compile_commands.json
+  (cd ed/db && libts-clangd --check=reduce_kernel.cu) > clangd-db-good.log 2>&1 || { cat clangd-db-good.log; fail "clangd with compile_commands.json on a good kernel"; }
+  has clangd-db-good.log "Compile command from CDB is: .* -o obj/reduce_kernel.o"
+  has clangd-db-good.log "All checks completed, 0 errors"
+  if (cd ed/db && libts-clangd --check=bad.cu) > clangd-db-bad.log 2>&1; then cat clangd-db-bad.log; fail "clangd with compile_commands.json missed the error"; fi
+  has clangd-db-bad.log "not released in the same iteration \[-Wts-bracketing\]"
 else
   echo "(no clangd-19: skipped)"
 fi

@@ -7,7 +7,9 @@
 // - `mma` (two warpgroups, 232 registers): each warpgroup computes a 64 x 256
 //   slice of the 128 x 256 tile with wgmma m64n256k16, keeps one MMA group in
 //   flight and hands back the stage the previous group read (release_oldest,
-//   verified: a stage is never released while an MMA may read it). At the
+//   verified: a stage is never released while an MMA may read it), the
+//   tile's last stage after the k-loop (which nonempty() makes run at least
+//   once, so that release is verified for K >= 64 only). At the
 //   end of each tile it converts its slice to bf16 in four 64 x 64 chunks,
 //   written 128-byte swizzled into two buffers of task-owned shared memory
 //   in turn and stored by TMA, so the last stores overlap the next tile.
@@ -15,12 +17,19 @@
 //   grouped order (16 M-blocks per group): a tile loop with the k-loop
 //   nested in it, both ts::domain loops, so the verifier follows the
 //   pipeline as it carries over from tile to tile.
+// - Built with -DGEMM_CLUSTER=2 (scripts/examples.sh emits both), pairs of
+//   CTAs form a cluster and compute vertically adjacent tiles that share B:
+//   each loads half of the B tile and multicasts it to both. The plan then
+//   counts every consumer warp of both CTAs on each empty barrier and the
+//   releases reach both CTAs; on the H200 this does not pay (docs/
+//   benchmarks.md), so one CTA is the default.
 //
 // Its hand-written twin (same tiles, schedule and epilogue) is variant 3 of
-// test/gpu/handwritten/gemm_sm90_hand.cu; bench/gemm compares both with
-// cuBLAS. Built with -DGEMM_NO_MAIN it is the benchmark's gemm_sm90_libts.
+// test/gpu/handwritten/gemm_sm90_hand.cu (variant 2 for the cluster);
+// bench/gemm compares both with cuBLAS. Built with -DGEMM_NO_MAIN it is the benchmark's gemm_sm90_libts.
 //
 //   ./gemm_sm90 [M N K = 4096 4096 4096] [reps = 20]
+// libts-variant: cluster2 -DGEMM_CLUSTER=2
 // gpu-run-args: 4096 4096 4096 20
 // gpu-run-sanitize-args: 256 512 128 1
 #include <ts/ts.h>
@@ -41,17 +50,25 @@ constexpr int kGroupM = 16;                // rasterization: M-blocks per group
 
 constexpr int kEpiCols = 64;               // epilogue chunk: 64 x 64 bf16, one swizzle row wide
 
+#ifndef GEMM_CLUSTER
+#define GEMM_CLUSTER 1
+#endif
+constexpr int kCluster = GEMM_CLUSTER; // CTAs per cluster, along M
+static_assert(kCluster == 1 || kCluster == 2, "the B tile splits between one or two CTAs");
+
 struct Params {
   CUtensorMap a; // box 128 rows x 64
-  CUtensorMap b; // box 256 rows x 64
+  CUtensorMap b; // box 256 / kCluster rows x 64: this CTA's share of B
   CUtensorMap c; // box 64 rows x 64 (the epilogue's TMA stores)
   int k_tiles; // K / 64
-  int units_m; // M / 128
+  int units_m; // M / 128 / kCluster
   int units_n; // N / 256
-  int tiles;   // units_m * units_n
+  int units;   // units_m * units_n: tiles, or vertical pairs of tiles for a cluster
 };
 
-struct [[ts::resource(ts::tma_async, ts::stages(4), ts::swizzled)]] Operands {
+/// One stage: A for this CTA, B shared by the cluster (each CTA loads its
+/// share and multicasts it to all; with one CTA a plain load).
+struct [[ts::resource(ts::tma_async, ts::stages(4), ts::swizzled, ts::multicast)]] Operands {
   __nv_bfloat16 a[BM * BK]; // 16 KiB
   __nv_bfloat16 b[BN * BK]; // 32 KiB
 };
@@ -61,22 +78,28 @@ struct [[ts::resource(ts::task_owned, ts::swizzled)]] Staging {
   __nv_bfloat16 chunk[2][2][64 * kEpiCols]; // [warpgroup][buffer], 32 KiB
 };
 
-/// Tiles this CTA runs: blockIdx.x, blockIdx.x + gridDim.x, ... (a static
+/// This CTA's cluster and their number: every CTA of a cluster runs the
+/// same units, so both run the same trip counts (multicast needs that).
+__device__ __forceinline__ int first_unit() { return int(blockIdx.x) / kCluster; }
+__device__ __forceinline__ int unit_step() { return int(gridDim.x) / kCluster; }
+__device__ __forceinline__ unsigned cta_rank() { return kCluster > 1 ? ts::cluster::rank() : 0u; }
+
+/// Units this cluster runs: first_unit(), + unit_step(), ... (a static
 /// scheduler; the tile loop is the seam for a dynamic one).
-__device__ __forceinline__ int my_tiles(const Params &p) {
-  return p.tiles > int(blockIdx.x)
-             ? (p.tiles - int(blockIdx.x) + int(gridDim.x) - 1) / int(gridDim.x)
-             : 0;
+__device__ __forceinline__ int my_units(const Params &p) {
+  return p.units > first_unit() ? (p.units - first_unit() + unit_step() - 1) / unit_step() : 0;
 }
 
-/// Where tile u lies: groups of kGroupM M-blocks, column by column inside a
-/// group, so CTAs running together share A rows and B columns in L2.
+/// Where this CTA's tile of unit u lies: groups of kGroupM M-blocks, column
+/// by column inside a group, so CTAs running together share A rows and B
+/// columns in L2; the CTAs of a cluster take adjacent M-blocks.
 __device__ __forceinline__ void tile_coords(const Params &p, int u, int &mb, int &nb) {
-  const int per_group = kGroupM * p.units_n;
-  const int first = (u / per_group) * kGroupM;
-  const int h = min(kGroupM, p.units_m - first);
+  constexpr int G = kGroupM / kCluster;
+  const int per_group = G * p.units_n;
+  const int first = (u / per_group) * G;
+  const int h = min(G, p.units_m - first);
   const int r = u % per_group;
-  mb = first + r % h;
+  mb = (first + r % h) * kCluster + int(cta_rank());
   nb = r / h;
 }
 
@@ -116,13 +139,16 @@ __device__ __forceinline__ void store_slice(const Params &p, const float (&acc)[
 
 [[ts::task(ts::warps(8, 1), ts::regs(40))]]
 __device__ void load(const Params &p, ts::producer<Operands> ops) {
-  for (auto t : ts::domain(0, my_tiles(p))) {
+  constexpr int kRowsB = BN / kCluster; // this CTA's share of the B tile
+  const unsigned rank = cta_rank();
+  for (auto t : ts::domain(0, my_units(p))) {
     int mb, nb;
-    tile_coords(p, int(blockIdx.x) + int(t) * int(gridDim.x), mb, nb);
-    for (auto k : ts::domain(0, p.k_tiles)) {
+    tile_coords(p, first_unit() + int(t) * unit_step(), mb, nb);
+    for (auto k : ts::domain(0, p.k_tiles).nonempty()) { // K > 0: the host checks
       auto s = ops.acquire();
       ts::tma::load_2d(s->a, &p.a, int(k) * BK, mb * BM, s.barrier());
-      ts::tma::load_2d(s->b, &p.b, int(k) * BK, nb * BN, s.barrier());
+      ts::tma::load_2d_multicast(s->b + rank * kRowsB * BK, &p.b, int(k) * BK,
+                                 nb * BN + int(rank) * kRowsB, s.barrier());
       ops.commit(s);
     }
   }
@@ -132,8 +158,8 @@ __device__ void load(const Params &p, ts::producer<Operands> ops) {
 __device__ void mma(const Params &p, ts::consumer<Operands> ops, ts::owned<Staging> out) {
   const unsigned wg = ts::warpgroup_index();
   float acc[BN / 2];
-  for (auto t : ts::domain(0, my_tiles(p))) {
-    for (auto k : ts::domain(0, p.k_tiles)) {
+  for (auto t : ts::domain(0, my_units(p))) {
+    for (auto k : ts::domain(0, p.k_tiles).nonempty()) {
       auto s = ops.wait();
       const uint64_t da = ts::wgmma::make_desc_sw128(s->a + wg * 64 * BK); // this WG's rows
       const uint64_t db = ts::wgmma::make_desc_sw128(s->b);
@@ -146,54 +172,54 @@ __device__ void mma(const Params &p, ts::consumer<Operands> ops, ts::owned<Stagi
       ts::wgmma::wait_group<1>(); // the previous step's MMAs are done reading
       if (!k.first())
         ops.release_oldest();
-      if (k.last()) { // the tile's last step: its MMAs, then its stage
-        ts::wgmma::wait_group<0>();
-        ops.release(s);
-      }
     }
-    // Nothing is in flight here (the last step waited), but ptxas must see a
-    // wait on every path out of the k-loop or it injects one inside it.
-    ts::wgmma::wait_group<0>();
+    ts::wgmma::wait_group<0>(); // the tile's last MMAs, then their stage
     ts::wgmma::fence_operand(acc);
+    ops.release_oldest();
     int mb, nb;
-    tile_coords(p, int(blockIdx.x) + int(t) * int(gridDim.x), mb, nb);
+    tile_coords(p, first_unit() + int(t) * unit_step(), mb, nb);
     store_slice(p, acc, mb, nb, wg, out->chunk[wg]);
   }
 }
 
-[[ts::kernel(load, mma)]] __global__ void gemm_kernel(const __grid_constant__ Params p);
+[[ts::kernel(load, mma, ts::cluster_shape(kCluster))]]
+__global__ void gemm_kernel(const __grid_constant__ Params p);
+
+#ifdef __LIBTS_GENERATED__ // an emitted file compiled with the GEMM_CLUSTER it was emitted for
+static_assert(ts::cluster_dims<ts::kernel_traits<&gemm_kernel>>::x == unsigned(kCluster),
+              "this file was emitted for another GEMM_CLUSTER");
+#endif
 
 } // namespace gemm
 
-/// Launches C = A x B^T (bench/gemm/gemm.h). M % 128, N % 256 and K % 64
-/// must be 0; anything else is refused with a message.
+/// Launches C = A x B^T (bench/gemm/gemm.h). M % (128 * kCluster), N % 256
+/// and K % 64 must be 0; anything else is refused with a message.
 cudaError_t gemm_sm90_libts(const __nv_bfloat16 *A, const __nv_bfloat16 *B, __nv_bfloat16 *C,
                             int M, int N, int K, cudaStream_t s) {
   using namespace gemm;
-  if (M <= 0 || N <= 0 || K <= 0 || M % BM || N % BN || K % BK) {
+  if (M <= 0 || N <= 0 || K <= 0 || M % (BM * kCluster) || N % BN || K % BK) {
     std::fprintf(stderr,
                  "gemm_sm90_libts: unsupported shape M=%d N=%d K=%d: M must be a positive "
                  "multiple of %d, N of %d, K of %d\n",
-                 M, N, K, BM, BN, BK);
+                 M, N, K, BM * kCluster, BN, BK);
     return cudaErrorInvalidValue;
   }
   Params p;
   cudaError_t e = ts::tensor_map::kmajor_bf16_sw128(&p.a, A, M, K, BM);
   if (e == cudaSuccess)
-    e = ts::tensor_map::kmajor_bf16_sw128(&p.b, B, N, K, BN);
+    e = ts::tensor_map::kmajor_bf16_sw128(&p.b, B, N, K, BN / kCluster);
   if (e == cudaSuccess) // C as rows of N: 64 x 64 boxes, swizzled like the buffers
     e = ts::tensor_map::kmajor_bf16_sw128(&p.c, C, M, N, 64);
   if (e != cudaSuccess)
     return e;
   p.k_tiles = K / BK;
-  p.units_m = M / BM;
+  p.units_m = M / BM / kCluster;
   p.units_n = N / BN;
-  p.tiles = p.units_m * p.units_n;
-  int dev = 0, sms = 0;
-  if ((e = cudaGetDevice(&dev)) != cudaSuccess ||
-      (e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess)
+  p.units = p.units_m * p.units_n;
+  int ctas = 0; // persistent: as many CTAs as run at once (whole clusters)
+  if ((e = ts::resident_ctas<gemm_kernel>(ctas)) != cudaSuccess)
     return e;
-  return ts::launch<gemm_kernel>(dim3(std::min(sms, p.tiles)), s, p);
+  return ts::launch<gemm_kernel>(dim3(std::min(ctas, p.units * kCluster)), s, p);
 }
 
 #ifndef GEMM_NO_MAIN

@@ -17,15 +17,18 @@ clang_cuda=(/usr/lib/llvm-19/bin/clang++ -x cuda -std=c++17 --cuda-device-only
   -Wno-unknown-attributes -isystem $cuda/include/cccl -I test/lit/Inputs/shim -I include
   -fplugin=build/lib/libts.so)
 status=0
-for src in examples/*.cu; do
-  name=$(basename "$src" .cu)
-  echo "==== $src"
-  if ! "${clang_cuda[@]}" -O3 -S "$src" -o "build/emitted/$name.ptx" \
+# One example, emitted as build/emitted/$2.cu with the plugin flags $3...
+build_one() {
+  local src=$1 name=$2
+  shift 2
+  echo "==== $src${*:+ ($*)}"
+  if ! "${clang_cuda[@]}" "$@" -O3 -S "$src" -o "build/emitted/$name.ptx" \
       -Xclang -plugin-arg-ts -Xclang -report \
       -Xclang -plugin-arg-ts -Xclang "-emit=build/emitted/$name.cu"; then
-    echo "FAILED: libts rejected $src"; status=1; continue
+    echo "FAILED: libts rejected $src"; status=1; return
   fi
   echo "-- emitted build/emitted/$name.cu and build/emitted/$name.ptx ($(grep -c 'mbarrier' "build/emitted/$name.ptx") mbarrier instructions)"
+  # The emitted file carries the -D definitions it was made with.
   if command -v nvcc >/dev/null; then
     if nvcc -std=c++17 -arch=sm_90a -O3 -I include -c "build/emitted/$name.cu" \
         -o "build/emitted/$name.o" -Xptxas -v 2> "build/emitted/$name.ptxas.log"; then
@@ -37,6 +40,14 @@ for src in examples/*.cu; do
       echo "FAILED: nvcc could not compile build/emitted/$name.cu"; status=1
     fi
   fi
+}
+for src in examples/*.cu; do
+  name=$(basename "$src" .cu)
+  build_one "$src" "$name"
+  # Variants an example builds with macros: `// libts-variant: <suffix> -DX=Y ...`.
+  while read -r suffix flags; do
+    [ -n "$suffix" ] && build_one "$src" "${name}_$suffix" $flags
+  done < <(sed -n 's|^// libts-variant: *||p' "$src")
 done
 [ $status -eq 0 ] && echo "==== all examples verified, rewritten and compiled" || echo "==== some examples FAILED"
 exit $status

@@ -90,6 +90,9 @@ static const Impl kImpls[] = {
 #if GEMM_WITH_LIBTS
     {"libts", gemm_sm90_libts},
 #endif
+#if GEMM_WITH_LIBTS_CLUSTER
+    {"libts_cluster2", gemm_sm90_libts_cluster2},
+#endif
 };
 
 // ---- helpers ----------------------------------------------------------------

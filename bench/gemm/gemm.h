@@ -36,5 +36,9 @@ cudaError_t gemm_sm90_hand_variant(int variant, const __nv_bfloat16 *A, const __
 /// The libts kernel (same tiles and schedule, written as libts tasks).
 cudaError_t gemm_sm90_libts(const __nv_bfloat16 *A, const __nv_bfloat16 *B, __nv_bfloat16 *C,
                             int M, int N, int K, cudaStream_t s);
+/// The same built with -DGEMM_CLUSTER=2 (2-CTA clusters, B multicast), its
+/// names changed so both link into one benchmark (bench/gemm/run.sh).
+cudaError_t gemm_sm90_libts_cluster2(const __nv_bfloat16 *A, const __nv_bfloat16 *B,
+                                     __nv_bfloat16 *C, int M, int N, int K, cudaStream_t s);
 
 #endif

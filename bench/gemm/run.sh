@@ -9,6 +9,9 @@
 #   VARIANTS=1     also benchmark the hand kernel's configurations (gemm.h)
 #   LIBTS_SRC=f.cu also link the libts kernel (gemm_sm90_libts, the plugin's
 #                  emitted file) and benchmark it as "libts"
+#   LIBTS_CLUSTER_SRC=f.cu also the emitted -DGEMM_CLUSTER=2 build
+#                  (build/emitted/gemm_sm90_cluster2.cu) as "libts_cluster2",
+#                  compared in SASS with hand variant 2 ($OUT/sass-diff-cluster2.txt)
 #   NO_RUN=1       build, registers and SASS only
 #   TIMEOUT=s      limit for the benchmark run (default 300)
 #
@@ -36,6 +39,14 @@ if [[ -n ${LIBTS_SRC:-} ]]; then
   DEFS+=(-DGEMM_WITH_LIBTS=1)
   "$NVCC" "${FLAGS[@]}" -DGEMM_NO_MAIN -Xptxas -v -c "$LIBTS_SRC" -o "$OUT/libts.o" 2> "$OUT/ptxas-libts.txt"
   objs+=("$OUT/libts.o")
+fi
+if [[ -n ${LIBTS_CLUSTER_SRC:-} ]]; then
+  DEFS+=(-DGEMM_WITH_LIBTS_CLUSTER=1)
+  # Renamed so that it links beside the one-CTA build.
+  "$NVCC" "${FLAGS[@]}" -DGEMM_NO_MAIN -Dgemm=gemm_cluster2 \
+    -Dgemm_sm90_libts=gemm_sm90_libts_cluster2 -Xptxas -v -c "$LIBTS_CLUSTER_SRC" \
+    -o "$OUT/libts_cluster2.o" 2> "$OUT/ptxas-libts_cluster2.txt"
+  objs+=("$OUT/libts_cluster2.o")
 fi
 "$NVCC" "${FLAGS[@]}" "${DEFS[@]}" bench/gemm/bench.cu "${objs[@]}" -lcublas -o "$OUT/bench"
 
@@ -69,6 +80,19 @@ if [[ -n ${LIBTS_SRC:-} ]]; then
     grep -E '^(hand|libts) main loop:|^whole kernels|^verdict:' "$OUT/sass-diff.txt"
   else
     echo "sass_diff.py failed: $(tail -1 "$OUT/sass-diff.txt")"
+  fi
+fi
+
+if [[ -n ${LIBTS_CLUSTER_SRC:-} ]]; then
+  echo "== SASS main loop, libts cluster2 against hand variant 2: $OUT/sass-diff-cluster2.txt"
+  if python3 bench/gemm/sass_diff.py "$OUT/hand.sass" "$OUT/libts_cluster2.sass" \
+      -a _ZN9gemm_hand11gemm_kernelILi2ELb1ELb1E -b _ZN13gemm_cluster211gemm_kernel \
+      --label-a hand_v2 --label-b libts_cluster2 --whole --side-by-side \
+      > "$OUT/sass-diff-cluster2.txt" 2>&1; then
+    grep -E '^(hand_v2|libts_cluster2) main loop:|^whole kernels|^verdict:' \
+      "$OUT/sass-diff-cluster2.txt"
+  else
+    echo "sass_diff.py failed: $(tail -1 "$OUT/sass-diff-cluster2.txt")"
   fi
 fi
 

@@ -34,6 +34,12 @@ struct swizzled_t { int unused; };
 /// The payload is a swizzled TMA destination: stages align to 1024 bytes.
 inline constexpr swizzled_t swizzled{0};
 
+struct multicast_t { int unused; };
+/// The stages of this tma_async resource are filled across the cluster:
+/// TMA loads may multicast into the same stage of every CTA, so every
+/// consumer hands a stage back to all of them (ts/tma.h, load_*_multicast).
+inline constexpr multicast_t multicast{0};
+
 struct warps_t { int first; int count; };
 /// The task runs on warps [first, first + count) of the block.
 constexpr warps_t warps(int first, int count) { return {first, count}; }
@@ -49,6 +55,12 @@ constexpr cta_t cta(int rank) { return {rank}; }
 struct smem_capacity_t { long long bytes; };
 /// Shared-memory capacity of the target (default 232448 bytes, sm_90).
 constexpr smem_capacity_t smem_capacity(long long bytes) { return {bytes}; }
+
+struct cluster_shape_t { int x; int y; int z; };
+/// The kernel runs in thread-block clusters of x * y * z CTAs (at most 8):
+/// ts::launch launches it so, and its barriers are initialised and synced
+/// cluster-wide.
+constexpr cluster_shape_t cluster_shape(int x, int y = 1, int z = 1) { return {x, y, z}; }
 
 template <class Upstream, class Downstream> struct edge_t { int unused; };
 /// A dependency the kernel expects: Upstream is consumed before Downstream

@@ -1,6 +1,7 @@
-// Thread-block cluster helpers (sm_90): TMA loads multicast to several CTAs
-// of the cluster, arrivals on a barrier of another CTA, and the cluster-wide
-// barrier. Next to ts/tma.h; the pipeline handles do not use them yet.
+// Thread-block cluster helpers (sm_90): the cluster-wide barrier, arrivals
+// on a barrier of another CTA, the cluster's index, and a raw multicast load
+// for hand-written kernels. Kernels with ts::cluster_shape use the pipeline
+// handles and ts::tma::load_*_multicast instead (docs/guide.md, "Clusters").
 #ifndef LIBTS_CLUSTER_H
 #define LIBTS_CLUSTER_H
 
@@ -9,64 +10,44 @@
 #include <cuda.h> // CUtensorMap (type only)
 #include <cuda/ptx>
 
+#include "ts/detail.h"
+
 namespace ts {
 namespace cluster {
 
 /// This CTA's rank in its cluster (0 without clusters).
 __device__ __forceinline__ unsigned rank() { return cuda::ptx::get_sreg_cluster_ctarank(); }
 
-/// Every thread of every CTA of the cluster arrives, then waits for all of
-/// them (release / acquire: shared-memory writes before, e.g. barrier
-/// inits, are visible to the other CTAs after). Use it after barrier init
-/// before any CTA touches another's barriers, and before exit so no CTA
-/// leaves while others may still arrive on its barriers or write its
-/// shared memory.
-__device__ __forceinline__ void sync() {
-  cuda::ptx::barrier_cluster_arrive(cuda::ptx::sem_release);
-  cuda::ptx::barrier_cluster_wait(cuda::ptx::sem_acquire);
-}
+/// Every thread of every CTA of the cluster arrives, then waits for all
+/// of them (release / acquire: shared-memory writes before, e.g. barrier
+/// inits, are visible to the other CTAs after). Kernels generated for a
+/// ts::cluster_shape do this after barrier init and before exit.
+__device__ __forceinline__ void sync() { ::ts::detail::cluster_sync(); }
 
 /// The shared::cluster address of `local` (a variable of this CTA's shared
 /// memory) in the CTA of rank `cta`.
 __device__ __forceinline__ uint32_t map_rank(const void *local, unsigned cta) {
-  const uint32_t a = static_cast<uint32_t>(__cvta_generic_to_shared(local));
-  uint32_t r;
-  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(r) : "r"(a), "r"(cta));
-  return r;
+  return ::ts::detail::map_rank(local, cta);
 }
 
 /// Arrival (release, cluster scope) on the barrier at the same offset as
-/// `local_bar` in the CTA of rank `cta` (which may be this one): this
-/// thread's prior writes are visible to whoever waits on that barrier. The
-/// release costs a cluster-scope fence (a MEMBAR in SASS) on every call.
+/// `local_bar` in the CTA of rank `cta` (which may be this one).
 __device__ __forceinline__ void arrive_remote(uint64_t *local_bar, unsigned cta) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];\n"
-               :
-               : "r"(map_rank(local_bar, cta))
-               : "memory");
-#else
-  (void)local_bar;
-  (void)cta;
-#endif
+  ::ts::detail::arrive_remote(local_bar, cta);
 }
 
 /// The same arrival without ordering (relaxed, cluster scope; no fence):
 /// for handing back a buffer this thread only read through the async proxy
-/// and whose reads are already complete (after wgmma.wait_group, or a bulk
-/// wait_group.read), e.g. a pipeline stage the peer's TMA multicast refills.
-/// Not for publishing data written with ordinary stores.
+/// and whose reads are already complete (after wgmma.wait_group).
 __device__ __forceinline__ void arrive_remote_relaxed(uint64_t *local_bar, unsigned cta) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("mbarrier.arrive.relaxed.cluster.shared::cluster.b64 _, [%0];\n"
-               :
-               : "r"(map_rank(local_bar, cta))
-               : "memory");
-#else
-  (void)local_bar;
-  (void)cta;
-#endif
+  ::ts::detail::arrive_remote_relaxed(local_bar, cta);
 }
+
+/// The cluster this CTA belongs to, and how many the grid has (along x):
+/// the same in every CTA of a cluster, so a tile loop over clusters runs
+/// the same trip count in each (multicast needs that).
+__device__ __forceinline__ unsigned id() { return cuda::ptx::get_sreg_clusterid_x(); }
+__device__ __forceinline__ unsigned count() { return cuda::ptx::get_sreg_nclusterid_x(); }
 
 /// TMA load of a 2D box multicast to the CTAs in `cta_mask` (bit i = rank
 /// i): the data lands at the same shared-memory offset as `smem_dst` in

@@ -90,6 +90,11 @@ struct pipe {
   uint64_t *empty;      ///< `stages` empty barriers
   unsigned tx_bytes;    ///< TMA transaction bytes per stage
   pipeline_kind kind;
+  /// CTAs of the cluster each release reaches (ranks 0..peers-1): above 1
+  /// for a ts::multicast resource, whose stages every CTA's loads fill.
+  unsigned peers = 1;
+  /// CTAs a stage's multicast loads write (bit i: rank i).
+  unsigned mcast_mask = 1;
 };
 
 /// A task's position in a pipe: stage index and the parity to wait for.
@@ -115,6 +120,62 @@ __device__ __forceinline__ void wait_parity(uint64_t *bar, unsigned phase) {
 /// One non-blocking test of the same condition.
 __device__ __forceinline__ bool test_parity(uint64_t *bar, unsigned phase) {
   return cuda::ptx::mbarrier_test_wait_parity(bar, phase);
+}
+
+/// Every thread of every CTA of the cluster arrives, then waits for all
+/// (release / acquire): barrier inits before are visible cluster-wide after.
+__device__ __forceinline__ void cluster_sync() {
+  cuda::ptx::barrier_cluster_arrive(cuda::ptx::sem_release);
+  cuda::ptx::barrier_cluster_wait(cuda::ptx::sem_acquire);
+}
+
+/// A kernel generated for clusters of N CTAs stops at once when launched
+/// otherwise (e.g. with <<<>>>): its multicasts would write CTAs that do
+/// not exist. ts::launch sets the cluster shape.
+template <unsigned N>
+__device__ __forceinline__ void expect_cluster_ctas() {
+  if (cuda::ptx::get_sreg_cluster_nctarank() != N)
+    __trap();
+}
+
+/// The shared::cluster address of `local` (this CTA's shared memory) in the
+/// CTA of rank `cta`.
+__device__ __forceinline__ uint32_t map_rank(const void *local, unsigned cta) {
+  const uint32_t a = static_cast<uint32_t>(__cvta_generic_to_shared(local));
+  uint32_t r;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(r) : "r"(a), "r"(cta));
+  return r;
+}
+
+/// Arrival on the barrier at `local_bar`'s offset in CTA `cta`. Release
+/// (cluster scope): orders this thread's prior accesses for whoever waits
+/// there, at the cost of a cluster-scope fence (MEMBAR in SASS) per call.
+/// Relaxed: no fence; only for a buffer this thread read through the async
+/// proxy and saw those reads complete (wgmma.wait_group).
+template <bool Relaxed>
+__device__ __forceinline__ void arrive_on_rank(uint64_t *local_bar, unsigned cta) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  const uint32_t remote = map_rank(local_bar, cta);
+  if constexpr (Relaxed)
+    asm volatile("mbarrier.arrive.relaxed.cluster.shared::cluster.b64 _, [%0];\n"
+                 :
+                 : "r"(remote)
+                 : "memory");
+  else
+    asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];\n"
+                 :
+                 : "r"(remote)
+                 : "memory");
+#else
+  (void)local_bar;
+  (void)cta;
+#endif
+}
+__device__ __forceinline__ void arrive_remote(uint64_t *local_bar, unsigned cta) {
+  arrive_on_rank<false>(local_bar, cta);
+}
+__device__ __forceinline__ void arrive_remote_relaxed(uint64_t *local_bar, unsigned cta) {
+  arrive_on_rank<true>(local_bar, cta);
 }
 
 /// Plain arrival (release.cta): orders this thread's prior accesses.

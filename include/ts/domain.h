@@ -58,6 +58,16 @@ public:
   }
   __host__ __device__ __forceinline__ sentinel end() const { return {}; }
 
+  /// The same domain, for a loop that always runs: it stops the kernel
+  /// (trap) when the range is empty. The verifier then checks the loop's
+  /// trip counts from 1 (docs/verifier.md, "Nested domains").
+  __host__ __device__ __forceinline__ domain nonempty() const {
+#ifdef __CUDA_ARCH__
+    if (end_ <= start_)
+      __trap();
+#endif
+    return *this;
+  }
   /// Iterations the loop runs (0 for an empty range).
   __host__ __device__ __forceinline__ int trips() const {
     return start_ < end_ ? int((unsigned(end_) - unsigned(start_) - 1u) / unsigned(step_) + 1u) : 0;

@@ -15,16 +15,20 @@ namespace ts {
 /// that issues the copies, so multi-warp producer tasks load each byte once.
 class tma_barrier {
 public:
-  __device__ __forceinline__ tma_barrier(uint64_t *bar, bool issuer)
-      : bar_(bar), issuer_(issuer) {}
+  __device__ __forceinline__ tma_barrier(uint64_t *bar, bool issuer, unsigned mask = 1)
+      : bar_(bar), issuer_(issuer), mask_(mask) {}
   __device__ __forceinline__ uint64_t *get() const { return bar_; }
   __device__ __forceinline__ bool issuer() const { return issuer_; }
+  /// CTAs (bit i: rank i) whose same stage a multicast load fills: every
+  /// CTA of the cluster for a ts::multicast resource, else 1.
+  __device__ __forceinline__ unsigned mask() const { return mask_; }
   /// For hand-written PTX that takes the barrier's address.
   __device__ __forceinline__ operator uint64_t *() const { return bar_; }
 
 private:
   uint64_t *bar_;
   bool issuer_;
+  unsigned mask_;
 };
 
 /// One stage of a pipelined resource: the payload in shared memory, its
@@ -32,20 +36,24 @@ private:
 template <class R>
 class stage {
 public:
-  __device__ __forceinline__ stage(R *payload, unsigned index, uint64_t *full, bool issuer)
-      : payload_(payload), index_(index), full_(full), issuer_(issuer) {}
+  __device__ __forceinline__ stage(R *payload, unsigned index, uint64_t *full, bool issuer,
+                                   unsigned mask = 1)
+      : payload_(payload), index_(index), full_(full), issuer_(issuer), mask_(mask) {}
 
   __device__ __forceinline__ R *operator->() const { return payload_; }
   __device__ __forceinline__ R &operator*() const { return *payload_; }
   __device__ __forceinline__ R *get() const { return payload_; }
   __device__ __forceinline__ unsigned index() const { return index_; }
-  __device__ __forceinline__ tma_barrier barrier() const { return tma_barrier(full_, issuer_); }
+  __device__ __forceinline__ tma_barrier barrier() const {
+    return tma_barrier(full_, issuer_, mask_);
+  }
 
 private:
   R *payload_;
   unsigned index_;
   uint64_t *full_;
   bool issuer_;
+  unsigned mask_;
 };
 
 /// Result of one non-blocking test (try_acquire / try_wait). Passing it to
@@ -65,7 +73,29 @@ namespace detail {
 template <class R>
 __device__ __forceinline__ stage<R> stage_at(const pipe &p, const cursor &c, bool issuer) {
   return stage<R>(reinterpret_cast<R *>(p.data + c.index * p.stride), c.index, p.full + c.index,
-                  issuer);
+                  issuer, p.mcast_mask);
+}
+
+/// Hands a stage back: one arrival per thread on this CTA's barrier, or,
+/// for a stage the cluster's loads fill, one per warp on every CTA's
+/// (lane i arrives on rank i, after the warp's reads). `relaxed`: the
+/// warp's reads were asynchronous and are complete, so no fence is needed.
+__device__ __forceinline__ void hand_back(const pipe &p, unsigned index, bool relaxed) {
+  if (p.peers == 1) {
+    arrive(p.empty + index);
+    return;
+  }
+  // Async readers passed a warp-aligned wgmma.wait_group: the whole warp's
+  // reads are done. Thread readers meet first so lane i's release covers all.
+  if (!relaxed)
+    __syncwarp();
+  const unsigned lane = lane_index();
+  if (lane < p.peers) {
+    if (relaxed)
+      arrive_remote_relaxed(p.empty + index, lane);
+    else
+      arrive_remote(p.empty + index, lane);
+  }
 }
 
 /// Waits for every stage's empty barrier from the cursor on: a producer
@@ -132,12 +162,14 @@ template <class R>
 class consumer {
 public:
   __device__ __forceinline__ consumer()
-      : pipe_(nullptr), cur_(nullptr), oldest_(0), stores_(true) {}
+      : pipe_(nullptr), cur_(nullptr), oldest_(0), stores_(true), relaxed_(false) {}
   /// `stores`: the task may store from a stage with TMA (the plan decides;
-  /// without stores a release need not wait for store reads).
+  /// without stores a release need not wait for store reads). `relaxed`:
+  /// its only reads of a stage are MMAs awaited before each release, so
+  /// arrivals on other CTAs need no fence (the plan decides).
   __device__ __forceinline__ consumer(const detail::pipe &p, detail::cursor &c,
-                                      bool stores = true)
-      : pipe_(&p), cur_(&c), oldest_(c.index), stores_(stores) {}
+                                      bool stores = true, bool relaxed = false)
+      : pipe_(&p), cur_(&c), oldest_(c.index), stores_(stores), relaxed_(relaxed) {}
 
   /// Waits until the next stage is full and returns it.
   __device__ __forceinline__ stage<R> wait() { return wait(token(false)); }
@@ -155,13 +187,14 @@ public:
     return token(detail::test_parity(pipe_->full + cur_->index, cur_->phase));
   }
 
-  /// Every thread arrives on the stage's empty barrier; the producer may
-  /// refill it once all consumer threads have. A thread that stored from
-  /// the stage with TMA first waits until those reads are done.
+  /// Every thread arrives on the stage's empty barrier (every warp on
+  /// every CTA's, for a multicast stage); the producer may refill it once
+  /// all consumers have. A thread that stored from the stage with TMA first
+  /// waits until those reads are done.
   __device__ __forceinline__ void release(const stage<R> &s) {
     if (stores_)
       detail::wait_bulk_reads();
-    detail::arrive(pipe_->empty + s.index());
+    detail::hand_back(*pipe_, s.index(), relaxed_);
     oldest_ = s.index() + 1 == pipe_->stages ? 0 : s.index() + 1;
   }
 
@@ -172,7 +205,7 @@ public:
   __device__ __forceinline__ void release_oldest() {
     if (stores_)
       detail::wait_bulk_reads();
-    detail::arrive(pipe_->empty + oldest_);
+    detail::hand_back(*pipe_, oldest_, relaxed_);
     oldest_ = oldest_ + 1 == pipe_->stages ? 0 : oldest_ + 1;
   }
 
@@ -181,6 +214,7 @@ private:
   detail::cursor *cur_;
   unsigned oldest_; ///< Slot of the oldest stage held (release order is verified).
   bool stores_;     ///< Releases wait for this thread's TMA store reads.
+  bool relaxed_;    ///< Cross-CTA hand-backs need no fence.
 };
 
 } // namespace ts

@@ -27,6 +27,25 @@ __device__ __forceinline__ void load(bool issue, void *smem_dst, const CUtensorM
     cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_cluster, cuda::ptx::space_global, smem_dst,
                                     map, c, bar);
 }
+template <int N>
+__device__ __forceinline__ void load_multicast(bool issue, void *smem_dst, const CUtensorMap *map,
+                                               const int32_t (&c)[N], uint64_t *bar,
+                                               uint16_t mask) {
+  if (issue)
+    cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_cluster, cuda::ptx::space_global, smem_dst,
+                                    map, c, bar, mask);
+}
+
+/// The stage's own mask: every CTA of the cluster; a plain load where the
+/// cluster is this one CTA.
+template <int N>
+__device__ __forceinline__ void load_to_stage_mask(void *smem_dst, const CUtensorMap *map,
+                                                   const int32_t (&c)[N], tma_barrier bar) {
+  if (bar.mask() == 1u)
+    load<N>(bar.issuer(), smem_dst, map, c, bar.get());
+  else
+    load_multicast<N>(bar.issuer(), smem_dst, map, c, bar.get(), uint16_t(bar.mask()));
+}
 } // namespace detail
 
 /// `map` must live in global, constant or __grid_constant__ parameter memory.
@@ -42,6 +61,45 @@ __device__ __forceinline__ void load_2d(void *smem_dst, const CUtensorMap *map, 
 __device__ __forceinline__ void load_3d(void *smem_dst, const CUtensorMap *map, int c0, int c1,
                                         int c2, tma_barrier bar) {
   detail::load<3>(bar.issuer(), smem_dst, map, {c0, c1, c2}, bar.get());
+}
+
+/// Multicast loads into a stage of a ts::multicast resource: the box lands
+/// at the same offset of the same stage in every CTA of the kernel's
+/// cluster (ts::cluster_shape), and completes its bytes on each one's full
+/// barrier. Each CTA's stage expects all of its bytes, so the CTAs split a
+/// shared tile: each loads its share, multicast to all. The verifier
+/// rejects them into other resources, whose consumers do not hand stages
+/// back to the peers.
+__device__ __forceinline__ void load_1d_multicast(void *smem_dst, const CUtensorMap *map, int c0,
+                                                  tma_barrier bar) {
+  detail::load_to_stage_mask<1>(smem_dst, map, {c0}, bar);
+}
+__device__ __forceinline__ void load_2d_multicast(void *smem_dst, const CUtensorMap *map, int c0,
+                                                  int c1, tma_barrier bar) {
+  detail::load_to_stage_mask<2>(smem_dst, map, {c0, c1}, bar);
+}
+__device__ __forceinline__ void load_3d_multicast(void *smem_dst, const CUtensorMap *map, int c0,
+                                                  int c1, int c2, tma_barrier bar) {
+  detail::load_to_stage_mask<3>(smem_dst, map, {c0, c1, c2}, bar);
+}
+
+/// The same to the CTAs of Mask only (bit i: rank i), e.g. one row of a 2D
+/// cluster. The verifier checks the mask against the cluster shape.
+template <unsigned Mask>
+__device__ __forceinline__ void load_1d_multicast(void *smem_dst, const CUtensorMap *map, int c0,
+                                                  tma_barrier bar) {
+  detail::load_multicast<1>(bar.issuer(), smem_dst, map, {c0}, bar.get(), uint16_t(Mask));
+}
+template <unsigned Mask>
+__device__ __forceinline__ void load_2d_multicast(void *smem_dst, const CUtensorMap *map, int c0,
+                                                  int c1, tma_barrier bar) {
+  detail::load_multicast<2>(bar.issuer(), smem_dst, map, {c0, c1}, bar.get(), uint16_t(Mask));
+}
+template <unsigned Mask>
+__device__ __forceinline__ void load_3d_multicast(void *smem_dst, const CUtensorMap *map, int c0,
+                                                  int c1, int c2, tma_barrier bar) {
+  detail::load_multicast<3>(bar.issuer(), smem_dst, map, {c0, c1, c2}, bar.get(),
+                            uint16_t(Mask));
 }
 
 /// The same with a barrier of your own: lane 0 of each calling warp issues.

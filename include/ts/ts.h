@@ -31,6 +31,7 @@
 #include "ts/warpgroup.h"
 #include "ts/pdl.h"
 #include "ts/tma.h"
+#include "ts/cluster.h"
 #include "ts/wgmma.h"
 #include "ts/launch.h"
 

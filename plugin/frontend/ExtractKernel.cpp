@@ -199,7 +199,8 @@ void Extractor::kernel(const SeenAttr &A) {
     if (!E && Arg.NotAValue) {
       error(L, "'" + Arg.Spelling + "' is not a task function",
             "list task functions, ts::edge<Upstream, Downstream>, ts::alias<...>, "
-            "ts::grid_dependent<...>, ts::pdl_waited or ts::smem_capacity(bytes)");
+            "ts::grid_dependent<...>, ts::pdl_waited, ts::trip_bound(N), "
+            "ts::cluster_shape(x, y, z) or ts::smem_capacity(bytes)");
       continue;
     }
     if (!E && !Named) {
@@ -259,7 +260,8 @@ void Extractor::kernel(const SeenAttr &A) {
     } else if (!E) {
       error(L, "'" + Arg.Spelling + "' is not a task function",
             "list task functions, ts::edge<Upstream, Downstream>, ts::alias<...>, "
-            "ts::grid_dependent<...>, ts::pdl_waited or ts::smem_capacity(bytes)");
+            "ts::grid_dependent<...>, ts::pdl_waited, ts::trip_bound(N), "
+            "ts::cluster_shape(x, y, z) or ts::smem_capacity(bytes)");
     } else if (const auto *ULE =
                    dyn_cast<UnresolvedLookupExpr>(E->IgnoreParenImpCasts())) {
       bool Template = std::any_of(ULE->decls_begin(), ULE->decls_end(), [](NamedDecl *D) {
@@ -292,7 +294,8 @@ void Extractor::kernel(const SeenAttr &A) {
     } else {
       error(L, "unexpected argument to [[ts::kernel]]",
             "expected task functions, ts::edge<Upstream, Downstream>, ts::alias<...>, "
-            "ts::grid_dependent<...>, ts::pdl_waited or ts::smem_capacity(bytes)");
+            "ts::grid_dependent<...>, ts::pdl_waited, ts::trip_bound(N), "
+            "ts::cluster_shape(x, y, z) or ts::smem_capacity(bytes)");
     }
   }
   if (A.Args.empty()) {

@@ -1,7 +1,7 @@
 //===- ExtractKernelOptions.cpp - Alias groups and PDL on [[ts::kernel]] ---===//
 //
-// ts::alias<Phases...>, ts::grid_dependent<Resources...>, ts::pdl_waited and
-// ts::trip_bound(N).
+// ts::alias<Phases...>, ts::grid_dependent<Resources...>, ts::pdl_waited,
+// ts::trip_bound(N) and ts::cluster_shape(x, y, z).
 // Each argument is used or rejected here: repeated resources, non-pipelined
 // phases and a resource in two alias groups are errors at the argument.
 //
@@ -69,8 +69,41 @@ void Extractor::aliasOption(QualType Ty, SourceLocation L, Kernel &K) {
   K.Aliases.push_back({std::move(*Phases), toHandle(L)});
 }
 
+void Extractor::clusterOption(const Expr *E, SourceLocation L, Kernel &K) {
+  auto V = evaluate(E, "ts::cluster_shape");
+  if (!V)
+    return;
+  if (K.ClusterLoc) {
+    error(L, "ts::cluster_shape is given twice", "give the kernel one cluster shape",
+          fromHandle(K.ClusterLoc));
+    return;
+  }
+  int64_t D[3] = {field(*V, 0), field(*V, 1), field(*V, 2)};
+  std::string Shape = "(" + std::to_string(D[0]) + ", " + std::to_string(D[1]) + ", " +
+                      std::to_string(D[2]) + ")";
+  if (D[0] < 1 || D[1] < 1 || D[2] < 1) {
+    error(L, "ts::cluster_shape" + Shape + " has an extent below 1",
+          "every cluster dimension holds at least one CTA");
+    return;
+  }
+  // Clusters up to 8 CTAs launch on every sm_90 part without opting in.
+  if (D[0] * D[1] * D[2] > 8) {
+    error(L, "ts::cluster_shape" + Shape + " has " + std::to_string(D[0] * D[1] * D[2]) +
+                 " CTAs, more than the portable cluster size of 8",
+          "use a cluster of at most 8 CTAs");
+    return;
+  }
+  for (int I = 0; I < 3; ++I)
+    K.Cluster[I] = unsigned(D[I]);
+  K.ClusterLoc = toHandle(L);
+}
+
 bool Extractor::kernelOption(const Expr *E, SourceLocation L, Kernel &K) {
   QualType Ty = E->getType();
+  if (tsRecord(Ty, "cluster_shape_t")) {
+    clusterOption(E, L, K);
+    return true;
+  }
   if (tsRecord(Ty, "alias_t")) {
     aliasOption(Ty, L, K);
     return true;

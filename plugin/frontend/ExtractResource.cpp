@@ -90,10 +90,15 @@ void Extractor::resource(const SeenAttr &A) {
     } else if (tsRecord(T, "swizzled_t")) {
       if (firstTime(Given, "ts::swizzled", L))
         R.Swizzled = true;
+    } else if (tsRecord(T, "multicast_t")) {
+      if (firstTime(Given, "ts::multicast", L)) {
+        R.Multicast = true;
+        R.MulticastLoc = toHandle(L);
+      }
     } else {
       error(L, "unexpected argument to [[ts::resource]]",
             "expected ts::gmem, ts::async_async, ts::tma_async or ts::task_owned, "
-            "ts::stages(N), ts::tx_bytes(B), ts::align(B) or ts::swizzled");
+            "ts::stages(N), ts::tx_bytes(B), ts::align(B), ts::swizzled or ts::multicast");
     }
   }
   if (KindBad)
@@ -178,6 +183,12 @@ void Extractor::resource(const SeenAttr &A) {
           R.Kind == PipelineKind::TaskOwned
               ? "remove ts::stages; for several buffers, give the struct an array of them"
               : "remove ts::stages, or make the resource a pipeline");
+  if (HaveKind && R.Multicast && R.Kind != PipelineKind::TmaAsync)
+    error(fromHandle(R.MulticastLoc),
+          std::string("ts::multicast applies only to ts::tma_async resources, not ts::") +
+              pipelineKindName(R.Kind),
+          "only TMA loads multicast across a cluster; remove ts::multicast or make the "
+          "resource ts::tma_async");
   if (R.Swizzled)
     R.Align = std::max(R.Align, 1024u);
   ResourceIndex[RD->getCanonicalDecl()] = unsigned(X.P.Resources.size());

@@ -34,10 +34,12 @@ private:
   std::optional<std::vector<unsigned>> resourceList(clang::QualType Ty,
                                                     llvm::StringRef Template,
                                                     clang::SourceLocation L);
-  /// ts::alias, ts::grid_dependent, ts::pdl_waited, ts::trip_bound: false
+  /// ts::alias, ts::grid_dependent, ts::pdl_waited, ts::trip_bound,
+  /// ts::cluster_shape: false
   /// for other arguments.
   bool kernelOption(const clang::Expr *E, clang::SourceLocation L, Kernel &K);
   void aliasOption(clang::QualType Ty, clang::SourceLocation L, Kernel &K);
+  void clusterOption(const clang::Expr *E, clang::SourceLocation L, Kernel &K);
   /// False (after an error at L) when `What` was already given in this
   /// attribute: every argument is used once or rejected, never overridden.
   bool firstTime(std::map<std::string, clang::SourceLocation> &Given,

@@ -136,9 +136,16 @@ struct StageEscapes : RecursiveASTVisitor<StageEscapes> {
 /// Calls to ts::tma::load_* in one statement, with the stage whose barrier
 /// they complete and whether the call runs on every path of the statement.
 struct TmaLoads : RecursiveASTVisitor<TmaLoads> {
+  struct Load {
+    unsigned Resource;
+    bool Always;
+    bool Multicast;    ///< load_*_multicast: fills the stage in other CTAs too.
+    std::optional<uint64_t> Mask; ///< Its CTA mask template argument, if any.
+    SourceLocation Loc;
+  };
   const std::map<const VarDecl *, HandleParam> &Stages;
   const Stmt *Top;
-  std::vector<std::pair<unsigned, bool>> Found; ///< Resource, unconditional.
+  std::vector<Load> Found;
 
   TmaLoads(const std::map<const VarDecl *, HandleParam> &S, const Stmt *Top)
       : Stages(S), Top(Top) {}
@@ -152,14 +159,11 @@ struct TmaLoads : RecursiveASTVisitor<TmaLoads> {
            cast<NamespaceDecl>(NS->getDeclContext())->getIdentifier() &&
            cast<NamespaceDecl>(NS->getDeclContext())->getName() == "ts";
   }
-  bool VisitCallExpr(CallExpr *C) {
-    if (!isTmaLoad(C->getDirectCallee()) || C->getNumArgs() == 0)
-      return true;
-    // The barrier argument: s.barrier(), possibly converted to uint64_t*.
-    const Expr *Bar = C->getArg(C->getNumArgs() - 1);
+  /// The stage variable whose s.barrier() (possibly converted, possibly
+  /// kept in a local) is the load's barrier argument.
+  const VarDecl *barrierStage(const Expr *Bar) const {
     for (int Depth = 0; Depth < 4; ++Depth) {
       Bar = stripExpr(Bar)->IgnoreCasts();
-      // A barrier kept in a local: follow it to its initializer.
       if (const auto *Ref = dyn_cast<DeclRefExpr>(Bar))
         if (const auto *Local = dyn_cast<VarDecl>(Ref->getDecl());
             Local && Local->isLocalVarDecl() && Local->getInit()) {
@@ -176,13 +180,28 @@ struct TmaLoads : RecursiveASTVisitor<TmaLoads> {
     const auto *DRE = MC ? dyn_cast<DeclRefExpr>(
                                MC->getImplicitObjectArgument()->IgnoreParenImpCasts())
                          : nullptr;
-    const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  }
+  static std::optional<uint64_t> maskArgument(const FunctionDecl *F) {
+    if (const TemplateArgumentList *Args = F->getTemplateSpecializationArgs())
+      for (const TemplateArgument &A : Args->asArray())
+        if (A.getKind() == TemplateArgument::Integral)
+          return A.getAsIntegral().getZExtValue();
+    return std::nullopt;
+  }
+  bool VisitCallExpr(CallExpr *C) {
+    const FunctionDecl *F = C->getDirectCallee();
+    if (!isTmaLoad(F) || C->getNumArgs() == 0)
+      return true;
+    const VarDecl *V = barrierStage(C->getArg(C->getNumArgs() - 1));
     auto It = V ? Stages.find(V) : Stages.end();
     if (It == Stages.end())
       return true;
     // Unconditional only when the load is the whole statement.
     const auto *TopE = dyn_cast_or_null<Expr>(Top);
-    Found.push_back({It->second.Resource, TopE && stripExpr(TopE) == C});
+    bool Multicast = F->getName().ends_with("_multicast");
+    Found.push_back({It->second.Resource, TopE && stripExpr(TopE) == C, Multicast,
+                     Multicast ? maskArgument(F) : std::nullopt, C->getExprLoc()});
     return true;
   }
 };
@@ -285,11 +304,26 @@ std::optional<Walker::OpCall> Walker::statementOp(const Stmt *S,
   return std::nullopt;
 }
 
+/// The ts::domain expression of a range-for, through `.nonempty()`.
+static const Expr *domainExpr(const CXXForRangeStmt *FR, bool &NonEmpty) {
+  const Expr *Init = stripExpr(FR->getRangeInit());
+  NonEmpty = false;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Init))
+    if (MC->getMethodDecl() && MC->getMethodDecl()->getIdentifier() &&
+        MC->getMethodDecl()->getName() == "nonempty" &&
+        tsRecord(MC->getImplicitObjectArgument()->getType(), "domain")) {
+      NonEmpty = true;
+      Init = stripExpr(MC->getImplicitObjectArgument());
+    }
+  return Init;
+}
+
 const CXXForRangeStmt *Walker::asDomainLoop(const Stmt *S) {
   const auto *FR = dyn_cast<CXXForRangeStmt>(S);
   if (!FR || !FR->getRangeInit())
     return nullptr;
-  const Expr *Init = stripExpr(FR->getRangeInit());
+  bool NonEmpty;
+  const Expr *Init = domainExpr(FR, NonEmpty);
   if (const auto *CE = dyn_cast<CXXConstructExpr>(Init))
     return tsRecord(CE->getType(), "domain") ? FR : nullptr;
   if (const auto *Call = dyn_cast<CallExpr>(Init))
@@ -324,7 +358,7 @@ std::optional<Guard> Walker::asGuard(const IfStmt *If) {
 void Walker::recordDomain(const CXXForRangeStmt *FR, Domain &D) {
   D.Present = true;
   D.Loc = toHandle(FR->getForLoc());
-  const Expr *Init = stripExpr(FR->getRangeInit());
+  const Expr *Init = domainExpr(FR, D.NonEmpty);
   std::vector<const Expr *> Args;
   if (const auto *CE = dyn_cast<CXXConstructExpr>(Init))
     Args.assign(CE->arg_begin(), CE->arg_end());
@@ -550,9 +584,17 @@ void Walker::statement(const Stmt *S) {
     Rec.Stage = StageIds[V];
     Rec.AsyncRead = Mma;
     Rec.MayStoreAsync = Stores;
-    for (auto [R, Always] : Loads.Found)
-      if (R == H.Resource && H.R == Role::Producer)
-        (Always ? Rec.TmaLoad : Rec.TmaLoadMaybeSkipped) = true;
+    Rec.AddressOnly = addressOnly(S);
+    for (const TmaLoads::Load &Ld : Loads.Found) {
+      if (Ld.Resource != H.Resource || H.R != Role::Producer)
+        continue;
+      (Ld.Always ? Rec.TmaLoad : Rec.TmaLoadMaybeSkipped) = true;
+      if (Ld.Multicast && !Rec.TmaMulticast) {
+        Rec.TmaMulticast = true;
+        Rec.McastMask = Ld.Mask;
+        Rec.McastLoc = toHandle(Ld.Loc);
+      }
+    }
     T.Ops.push_back(std::move(Rec));
   }
 }

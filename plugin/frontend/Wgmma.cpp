@@ -4,6 +4,8 @@
 
 #include "clang/AST/RecursiveASTVisitor.h"
 
+#include <algorithm>
+
 using namespace clang;
 
 namespace ts {
@@ -55,6 +57,16 @@ bool issuesMma(const Stmt *S) {
 bool isWgmmaValue(const Expr *E) {
   const auto *C = dyn_cast_or_null<CallExpr>(E ? stripExpr(E)->IgnoreImpCasts() : nullptr);
   return C && isWgmmaDecl(C->getDirectCallee());
+}
+
+bool addressOnly(const Stmt *S) {
+  const auto *DS = dyn_cast_or_null<DeclStmt>(S);
+  if (!DS)
+    return false;
+  return std::all_of(DS->decl_begin(), DS->decl_end(), [](const Decl *D) {
+    const auto *V = dyn_cast<VarDecl>(D);
+    return V && V->hasInit() && isWgmmaValue(V->getInit());
+  });
 }
 
 } // namespace ts

@@ -49,7 +49,11 @@ std::string kernelTraits(const KernelPlan &Plan, const KernelSource &KS) {
      << (KS.Address.empty() ? "&" + KS.QualifiedName : KS.Address)
      << "> { static constexpr unsigned smem_bytes = " << Plan.Layout.DynamicBytes
      << "u; static constexpr unsigned threads = " << Plan.Threads << "u;"
-     << (Plan.Pdl ? " static constexpr bool pdl = true;" : "") << " }; }";
+     << (Plan.Pdl ? " static constexpr bool pdl = true;" : "");
+  if (Plan.ClusterCtas > 1)
+    OS << " static constexpr unsigned cluster_x = " << Plan.Cluster[0]
+       << "u, cluster_y = " << Plan.Cluster[1] << "u, cluster_z = " << Plan.Cluster[2] << "u;";
+  OS << " }; }";
   if (!KS.Scopes.empty())
     OS << " " << openScopes(KS.Scopes);
   return OS.str();
@@ -74,6 +78,9 @@ public:
        << "(" << KS.ParamsText << ")" << KS.Trailing << " {\n";
     prologue();
     branches();
+    // No CTA leaves while a peer may still arrive on its barriers.
+    if (Plan.ClusterCtas > 1)
+      OS << "  ::ts::detail::cluster_sync();\n";
     OS << "}\n";
     if (!InScope && !KS.Scopes.empty())
       OS << closeScopes(KS.Scopes) << "\n";
@@ -115,8 +122,14 @@ private:
          << S << "u, " << C.Empty << "u); // " << Res.Name << ".empty\n";
     }
     OS << "    ::ts::detail::fence_barrier_init();\n"
-       << "  }\n"
-       << "  __syncthreads();\n";
+       << "  }\n";
+    // Peers arrive on and multicast into this CTA's barriers: all of the
+    // cluster's must be initialised before any CTA goes on.
+    if (Plan.ClusterCtas > 1)
+      OS << "  ::ts::detail::expect_cluster_ctas<" << Plan.ClusterCtas << "u>();\n"
+         << "  ::ts::detail::cluster_sync();\n";
+    else
+      OS << "  __syncthreads();\n";
     for (const ResourceLayout &R : L.Resources) {
       if (!R.Barriers)
         continue;
@@ -124,8 +137,11 @@ private:
       OS << "  const ::ts::detail::pipe ts_pipe_" << R.Resource << "{ts_smem + "
          << R.DataOffset << ", " << R.StageStride << "u, " << Res.Stages << "u, "
          << barPtr(R.FullBarOffset) << ", " << barPtr(R.EmptyBarOffset) << ", "
-         << Plan.pipeline(R.Resource)->TxBytes << "u, "
-         << kindSpelling(Res.Kind) << "}; // " << Res.Name << "\n";
+         << Plan.pipeline(R.Resource)->TxBytes << "u, " << kindSpelling(Res.Kind);
+      const PipelinePlan &PP = *Plan.pipeline(R.Resource);
+      if (PP.Peers > 1)
+        OS << ", " << PP.Peers << "u, " << PP.McastMask << "u";
+      OS << "}; // " << Res.Name << "\n";
     }
   }
 
@@ -217,9 +233,13 @@ private:
                        std::to_string(T.FirstWarp) + "u)");
         Drains.push_back("::ts::detail::producer_drain(" + Pipe + ", " + Cur + ");");
       } else {
-        // A consumer that never stores from a stage skips the store wait.
+        // A consumer that never stores from a stage skips the store wait;
+        // one that only reads through awaited MMAs hands back unfenced.
+        bool Relaxed = PP.Peers > 1 && PP.consumerReadsAsync(TI);
+        std::string Stores = PP.consumerStores(TI) ? "true" : "false";
         Args.push_back(Handle + "(" + Pipe + ", " + Cur +
-                       (PP.consumerStores(TI) ? ")" : ", false)"));
+                       (Relaxed ? ", " + Stores + ", true)"
+                                : PP.consumerStores(TI) ? ")" : ", false)"));
       }
     }
     OS << In;

@@ -50,6 +50,10 @@ const std::vector<CheckInfo> &checkTable() {
        "tasks pdl_wait() before touching grid-dependent data; no "
        "pdl_launch_dependents() before some pdl_wait()",
        "ts-pdl"},
+      {Check::Cluster, "ts-cluster", true,
+       "TMA multicast fills only ts::multicast resources, and only CTAs of the "
+       "kernel's cluster",
+       "ts-cluster"},
       {Check::Domain, "ts-domain", true,
        "tasks exchanging stages run the same trip count (or differ by a known "
        "constant)",

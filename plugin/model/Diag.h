@@ -33,6 +33,7 @@ enum class Check {
   Bound,     ///< ts-bound: trip counts the every-N argument does not cover.
   Race,      ///< ts-race: aliased resources whose uses may overlap in time.
   Pdl,       ///< ts-pdl: programmatic dependent launch order.
+  Cluster,   ///< ts-cluster: TMA multicast across a thread-block cluster.
 };
 
 /// One row per check: the one place that names, ranks and documents it.

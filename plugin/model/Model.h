@@ -46,6 +46,10 @@ struct Resource {
   uint64_t TxBytes = 0;      ///< TMA transaction bytes per stage.
   unsigned Align = 128;      ///< Stage alignment in shared memory.
   bool Swizzled = false;     ///< Swizzled TMA destination: 1024-byte aligned.
+  /// ts::multicast: every CTA of the cluster may fill this stage in every
+  /// other (TMA multicast), so each release hands the stage back to all.
+  bool Multicast = false;
+  SourceHandle MulticastLoc = 0;
   SourceHandle Loc = 0;
 };
 
@@ -129,6 +133,14 @@ struct Op {
   /// Work that may start a TMA store reading the stage (it calls something
   /// libts cannot see through): the task's releases wait for store reads.
   bool MayStoreAsync = true;
+  /// Work whose TMA load multicasts to other CTAs of the cluster; McastMask
+  /// is the CTA mask it names (none: the stage's own, every CTA).
+  bool TmaMulticast = false;
+  std::optional<uint64_t> McastMask;
+  SourceHandle McastLoc = 0;
+  /// Work that only takes the stage's address for an asynchronous reader (a
+  /// ts::wgmma descriptor): no thread reads the stage's bytes.
+  bool AddressOnly = false;
   /// MmaWait: how many of the newest groups may still be pending.
   unsigned Pending = 0;
   /// In the verifier's view of a nested task, whose inner loop is written
@@ -153,6 +165,9 @@ struct Domain {
   /// domains that differ by a constant are compared exactly.
   std::string StartSym, EndSym;
   int64_t StartOff = 0, EndOff = 0;
+  /// `ts::domain(...).nonempty()`: the loop traps unless it runs at least
+  /// once, so the verifier need not check a run of zero iterations.
+  bool NonEmpty = false;
   SourceHandle Loc = 0;
 
   /// Trip count when every bound is a constant.
@@ -232,6 +247,10 @@ struct Kernel {
   /// ts::pdl_waited: the kernel waits for its predecessor outside the
   /// schedule (or has none), so no task needs ts::pdl_wait().
   bool PdlWaited = false;
+  /// ts::cluster_shape(x, y, z): CTAs per cluster along each dimension.
+  unsigned Cluster[3] = {1, 1, 1};
+  SourceHandle ClusterLoc = 0;
+  unsigned clusterCtas() const { return Cluster[0] * Cluster[1] * Cluster[2]; }
   SourceHandle Loc = 0;
 };
 

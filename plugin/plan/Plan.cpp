@@ -35,6 +35,10 @@ bool PipelinePlan::consumerStores(unsigned Task) const {
          StoringConsumers.end();
 }
 
+bool PipelinePlan::consumerReadsAsync(unsigned Task) const {
+  return std::find(AsyncReaders.begin(), AsyncReaders.end(), Task) != AsyncReaders.end();
+}
+
 const PipelinePlan *KernelPlan::pipeline(unsigned Resource) const {
   for (const PipelinePlan &PP : Pipelines)
     if (PP.Resource == Resource)
@@ -62,11 +66,16 @@ PipelinePlan pipelinePlan(const Program &P, const Kernel &K, unsigned R,
     if (T.consumes(R)) {
       PP.Consumers.push_back(TI);
       ConsumerWarps += T.NumWarps;
-      if (std::any_of(T.Ops.begin(), T.Ops.end(), [&](const Op &O) {
-            return O.Kind == OpKind::Work && O.Resource == R && O.R == Role::Consumer &&
-                   O.MayStoreAsync;
-          }))
+      auto Work = [&](const Op &O) {
+        return O.Kind == OpKind::Work && O.Resource == R && O.R == Role::Consumer;
+      };
+      if (std::any_of(T.Ops.begin(), T.Ops.end(),
+                      [&](const Op &O) { return Work(O) && O.MayStoreAsync; }))
         PP.StoringConsumers.push_back(TI);
+      if (std::all_of(T.Ops.begin(), T.Ops.end(), [&](const Op &O) {
+            return !Work(O) || O.AsyncRead || O.AddressOnly;
+          }))
+        PP.AsyncReaders.push_back(TI);
     }
   }
   PP.Counts.Full = Pr.FullPerThread ? Tg.WarpThreads * ProducerWarps
@@ -76,6 +85,16 @@ PipelinePlan pipelinePlan(const Program &P, const Kernel &K, unsigned R,
   PP.ProducerStartPhase = Pr.ProducerStartPhase;
   PP.ConsumerStartPhase = Pr.ConsumerStartPhase;
   PP.TxBytes = Pr.TxBytes ? Res.TxBytes : 0;
+  // Multicast: every CTA's loads may fill this CTA's stage, so a stage is
+  // empty once every consumer warp of every CTA handed it back. One
+  // arrival per warp and CTA keeps the remote arrivals few. The bytes stay
+  // per CTA: all of a stage's bytes land in each CTA, whoever issued them.
+  // In a one-CTA cluster a multicast resource is an ordinary one.
+  if (Res.Multicast && K.clusterCtas() > 1) {
+    PP.Peers = K.clusterCtas();
+    PP.McastMask = (1u << PP.Peers) - 1;
+    PP.Counts.Empty = ConsumerWarps * PP.Peers;
+  }
   return PP;
 }
 
@@ -125,6 +144,8 @@ KernelPlan buildPlan(const Program &P, const Kernel &K, const Target &T) {
       Plan.Pipelines.push_back(pipelinePlan(P, K, R, T));
   }
   Plan.Layout = computeLayout(P, Placed, K.Aliases, T);
+  std::copy(K.Cluster, K.Cluster + 3, Plan.Cluster);
+  Plan.ClusterCtas = K.clusterCtas();
   Plan.Pdl = std::any_of(K.Tasks.begin(), K.Tasks.end(), [&](unsigned TI) {
     const std::vector<Op> &Ops = P.Tasks[TI].Ops;
     return std::any_of(Ops.begin(), Ops.end(), [](const Op &O) { return isPdlOp(O.Kind); });

@@ -45,6 +45,17 @@ struct PipelinePlan {
   /// releases wait for the store's reads; the others skip that wait.
   std::vector<unsigned> StoringConsumers;
   bool consumerStores(unsigned Task) const;
+  /// CTAs each consumer warp's release arrives on: the cluster for a
+  /// ts::multicast resource (ranks 0..Peers-1, whose multicast loads fill
+  /// this CTA's stages), else 1 (own CTA, one arrival per thread).
+  unsigned Peers = 1;
+  /// CTA mask a stage's multicast loads write to (bit i: rank i).
+  unsigned McastMask = 1;
+  /// Consumers whose only reads of a stage are asynchronous MMAs, awaited
+  /// before each release (verified): their cross-CTA arrivals need no
+  /// release fence.
+  std::vector<unsigned> AsyncReaders;
+  bool consumerReadsAsync(unsigned Task) const;
 };
 
 /// Four consecutive warps sharing one setmaxnreg.
@@ -79,6 +90,9 @@ struct KernelPlan {
   BlockLayout Layout;
   /// Some task calls a PDL op: launch with programmatic stream serialization.
   bool Pdl = false;
+  /// CTAs per cluster along x, y, z (ts::cluster_shape; 1, 1, 1 without).
+  unsigned Cluster[3] = {1, 1, 1};
+  unsigned ClusterCtas = 1;
 
   const PipelinePlan *pipeline(unsigned Resource) const;
 };

@@ -84,6 +84,8 @@ std::string kernelJson(const Program &P, const Kernel &K, const KernelPlan &Plan
          << ",\"empty_barriers\":" << RL->EmptyBarOffset
          << ",\"full_arrivals\":" << Plan.pipeline(R)->Counts.Full
          << ",\"empty_arrivals\":" << Plan.pipeline(R)->Counts.Empty;
+    if (Res.Multicast)
+      RS << ",\"multicast_ctas\":" << (RL && RL->Barriers ? Plan.pipeline(R)->Peers : 1u);
     return RS.str() + "}";
   });
   OS << ",\"edges\":" << list(deriveEdges(P, K), [&](const Edge &E) {
@@ -94,7 +96,9 @@ std::string kernelJson(const Program &P, const Kernel &K, const KernelPlan &Plan
   });
   OS << ",\"grid_dependent\":" << list(K.GridDependent, Name)
      << ",\"pdl\":" << (Plan.Pdl ? "true" : "false")
-     << ",\"pdl_waited\":" << (K.PdlWaited ? "true" : "false");
+     << ",\"pdl_waited\":" << (K.PdlWaited ? "true" : "false")
+     << ",\"cluster\":[" << Plan.Cluster[0] << "," << Plan.Cluster[1] << ","
+     << Plan.Cluster[2] << "]";
   DiagList Shown;
   for (const Diag &D : Findings)
     if (*Level(D))

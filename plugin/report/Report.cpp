@@ -20,7 +20,11 @@ std::string kernelReport(const Program &P, const Kernel &K,
   OS << "== libts kernel '" << K.Name << "': " << Plan.Warps << " warps, "
      << Plan.Threads << " threads, " << Plan.Layout.DynamicBytes
      << " B dynamic shared memory, baseline " << Plan.BaselineRegs
-     << " registers/thread\n";
+     << " registers/thread";
+  if (Plan.ClusterCtas > 1)
+    OS << ", clusters of " << Plan.ClusterCtas << " CTAs (" << Plan.Cluster[0] << "x"
+       << Plan.Cluster[1] << "x" << Plan.Cluster[2] << "; everything below is per CTA)";
+  OS << "\n";
   OS << "-- tasks\n";
   for (unsigned TI : K.Tasks) {
     const Task &T = P.Tasks[TI];
@@ -37,10 +41,10 @@ std::string kernelReport(const Program &P, const Kernel &K,
         OS << "  owns " << resourceList(P, T.Owns);
       if (T.Dom.Present)
         OS << "  domain(" << T.Dom.StartText << ", " << T.Dom.EndText << ", "
-           << T.Dom.StepText << ")";
+           << T.Dom.StepText << ")" << (T.Dom.NonEmpty ? ".nonempty()" : "");
       if (T.Inner.Present)
         OS << " > domain(" << T.Inner.StartText << ", " << T.Inner.EndText << ", "
-           << T.Inner.StepText << ")";
+           << T.Inner.StepText << ")" << (T.Inner.NonEmpty ? ".nonempty()" : "");
     }
     OS << "\n";
   }
@@ -56,6 +60,11 @@ std::string kernelReport(const Program &P, const Kernel &K,
       OS << "  tx " << Res.TxBytes << " B";
     if (const PipelinePlan *PP = Plan.pipeline(R))
       OS << "  arrivals full " << PP->Counts.Full << " / empty " << PP->Counts.Empty;
+    if (Res.Multicast)
+      OS << (Plan.ClusterCtas > 1
+                 ? "  multicast: stages filled by all " + std::to_string(Plan.ClusterCtas) +
+                       " CTAs, released by every consumer warp to each"
+                 : std::string("  multicast: a one-CTA cluster, loads stay local"));
     OS << "\n";
   }
   OS << "-- dependency graph (consumed -> produced)\n";

@@ -142,8 +142,13 @@ std::vector<uint64_t> innerTripCounts(const Program &P, const Kernel &K) {
     if (P.Tasks[TI].Inner.Present)
       if (auto C = P.Tasks[TI].Inner.constantTrips())
         return {*C};
+  // One nonempty() loop traps the whole kernel on an empty run, so the
+  // partners that run the same count (ts-domain) never see one either.
+  uint64_t First = std::any_of(K.Tasks.begin(), K.Tasks.end(), [&](unsigned TI) {
+    return P.Tasks[TI].Inner.Present && P.Tasks[TI].Inner.NonEmpty;
+  });
   std::vector<uint64_t> Ns;
-  for (uint64_t N = 0; N <= innerTripBound(Stages); ++N)
+  for (uint64_t N = First; N <= innerTripBound(Stages); ++N)
     Ns.push_back(N);
   return Ns;
 }

@@ -22,7 +22,8 @@ void checkNesting(const Program &P, const Kernel &K, const KernelPlan &Plan, Dia
 /// the largest ring is reused and three more steps run.
 uint64_t innerTripBound(unsigned Stages);
 
-/// Inner trip counts to check: the constant one, else 0 .. innerTripBound.
+/// Inner trip counts to check: the constant one, else 0 (1 when a task's
+/// inner loop is nonempty()) .. innerTripBound.
 std::vector<uint64_t> innerTripCounts(const Program &P, const Kernel &K);
 
 /// P with every nested task of K running its inner loop exactly N times,

@@ -107,7 +107,8 @@ VerifyResult verifyNested(const Program &P, const Kernel &K, const KernelPlan &P
   R.Coverage = Ns.size() == 1
                    ? "inner loop " + plural(Ns[0], "time") + " (constant); outer loop: " +
                          R.Coverage
-                   : "inner loop 0 to " + std::to_string(Ns.back()) +
+                   : "inner loop " + std::to_string(Ns.front()) + " to " +
+                         std::to_string(Ns.back()) +
                          " times (bounded: docs/verifier.md, \"Nested domains\"); outer "
                          "loop, at each: " +
                          R.Coverage;
@@ -118,7 +119,12 @@ VerifyResult verifyNested(const Program &P, const Kernel &K, const KernelPlan &P
 
 VerifyResult verifyKernel(const Program &P, const Kernel &K,
                           const KernelPlan &Plan) {
-  return hasNestedTask(P, K) ? verifyNested(P, K, Plan) : verifyFlat(P, K, Plan);
+  // On the kernel itself: a nested view without inner iterations has no loads.
+  DiagList Cluster;
+  checkCluster(P, K, Cluster);
+  VerifyResult R = hasNestedTask(P, K) ? verifyNested(P, K, Plan) : verifyFlat(P, K, Plan);
+  R.Diags.insert(R.Diags.begin(), Cluster.begin(), Cluster.end());
+  return R;
 }
 
 } // namespace ts

@@ -42,6 +42,9 @@ void checkDeclarations(const Program &P, const Kernel &K, DiagList &Out);
 void checkPdlWaits(const Program &P, const Kernel &K, DiagList &Out);
 void checkCapacity(const Program &P, const Kernel &K, const KernelPlan &Plan,
                    DiagList &Out);
+/// TMA multicast loads fill ts::multicast resources, with masks inside the
+/// kernel's cluster.
+void checkCluster(const Program &P, const Kernel &K, DiagList &Out);
 
 /// One executed (or blocked) entry of the round-robin credit simulation.
 struct SimStep {

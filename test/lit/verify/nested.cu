@@ -8,9 +8,15 @@
 // RUN: %ts_device -fsyntax-only -DFLAT %s -Xclang -verify=flat
 // RUN: %ts_device -fsyntax-only -DMISMATCH %s -Xclang -verify=mismatch
 // RUN: %ts_device -fsyntax-only -DJUMPS %s -Xclang -verify=jumps
+// RUN: %ts_device -fsyntax-only -DAFTER -DNONEMPTY %s -Xclang -verify=ok -Xclang -plugin-arg-ts -Xclang -report | FileCheck %s --check-prefix=NONEMPTY
 // ok-no-diagnostics
 #include <ts/ts.h>
 
+#ifdef NONEMPTY // the k-loops trap when empty: a release after them is safe
+#define KLOOP(n) ts::domain(0, n).nonempty()
+#else
+#define KLOOP(n) ts::domain(0, n)
+#endif
 #ifdef STAGES1
 #define STAGES 1
 #else
@@ -40,7 +46,7 @@ __device__ void load(const Params &p, ts::producer<Tile> tiles) {
 #ifdef MISMATCH
     for (auto k : ts::domain(0, p.k_tiles + 1)) { // mismatch-note {{task 'load' loops over (0, p.k_tiles + 1, 1)}}
 #else
-    for (auto k : ts::domain(0, p.k_tiles)) { // stages1-note {{found with this inner ts::domain loop running 2 times in each iteration of the loop around it}}
+    for (auto k : KLOOP(p.k_tiles)) { // stages1-note {{found with this inner ts::domain loop running 2 times in each iteration of the loop around it}}
 #endif
       auto s = tiles.acquire(); // stages1-error {{deadlock: task 'load' blocks forever on acquire of 'Tile' (trip count 1)}} stages1-note {{trace 1/3: task 'load' acquire of 'Tile' (iteration 0)}} stages1-note {{every acquire beyond the 1 stage of 'Tile' needs a release from each consumer task}}
       ts::tma::load_2d(s->a, &p.a, int(k) * 64, int(t) * 64, s.barrier());
@@ -48,13 +54,13 @@ __device__ void load(const Params &p, ts::producer<Tile> tiles) {
     }
 #endif
 }
-// flat-note@31 {{write the same loops in both tasks: the tile loop with the k-loop inside it}}
+// flat-note@37 {{write the same loops in both tasks: the tile loop with the k-loop inside it}}
 
 [[ts::task(ts::warps(4, 4))]]
 __device__ void mma(const Params &p, ts::consumer<Tile> tiles) {
   float acc[32];
   for (auto t : ts::domain(0, p.tiles)) {
-    for (auto k : ts::domain(0, p.k_tiles)) { // flat-note {{the inner ts::domain loop of 'mma' is here}} mismatch-error {{the inner ts::domain loops of tasks 'load' and 'mma' may run different trip counts}} mismatch-note {{give both inner loops the same bounds}}
+    for (auto k : KLOOP(p.k_tiles)) { // flat-note {{the inner ts::domain loop of 'mma' is here}} mismatch-error {{the inner ts::domain loops of tasks 'load' and 'mma' may run different trip counts}} mismatch-note {{give both inner loops the same bounds}}
       // after-note@-1 2 {{found with this inner ts::domain loop running 0 times in each iteration of the loop around it}}
       // wait2-note@-2 {{found with this inner ts::domain loop running 2 times in each iteration of the loop around it}}
       auto s = tiles.wait(); // stages1-note {{task 'mma' is blocked here on wait of 'Tile'}} stages1-note {{task 'mma' holds 1 stage of 'Tile' it waited for but never released}} stages1-note {{trace 3/3: task 'mma' wait of 'Tile' (iteration 0)}}
@@ -93,3 +99,6 @@ __device__ void mma(const Params &p, ts::consumer<Tile> tiles) {
 // CHECK: #i iteration (#i.k: inner loop iteration k, written out)
 // CHECK: verification: PASSED (0 error(s), 0 warning(s))
 // CHECK: protocol: inner loop 0 to 5 times (bounded: docs/verifier.md, "Nested domains"); outer loop, at each: every trip count
+// NONEMPTY: mma  warps [4, 8)  consumes Tile  produces -  domain(0, p.tiles, 1) > domain(0, p.k_tiles, 1).nonempty()
+// NONEMPTY: verification: PASSED (0 error(s), 0 warning(s))
+// NONEMPTY: protocol: inner loop 1 to 5 times

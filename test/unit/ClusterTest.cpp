@@ -1,0 +1,155 @@
+//===- ClusterTest.cpp - Clusters, multicast and nonempty k-loops ---------===//
+#include "Builders.h"
+
+#include "lower/Lower.h"
+#include "verify/Nested.h"
+#include "verify/Verify.h"
+
+#include <gtest/gtest.h>
+
+using namespace ts;
+using namespace ts::test;
+
+namespace {
+
+/// A TMA producer and an 8-warp consumer of a multicast resource, in a
+/// kernel of `Ctas` CTAs along x. `AsyncOnly`: the consumer reads the stage
+/// only through MMAs (and descriptors), else with threads too.
+struct Pair {
+  Builder B;
+  unsigned R;
+  Pair(unsigned Ctas, bool AsyncOnly = false) {
+    R = B.tma("Ops", 4, 4096);
+    B.P.Resources[R].Multicast = true;
+    B.task("load", 8, 1).produces(R).loop(std::nullopt).body().fill(R);
+    TaskRef Use = B.task("mma", 0, 8).consumes(R).loop(std::nullopt).body().wait(R);
+    if (AsyncOnly) {
+      Use.cwork(R);
+      B.P.Tasks.back().Ops.back().AddressOnly = true;
+      Use.mma(R).mmaCommit().mmaWait(0).release(R);
+    } else {
+      Use.cwork(R).release(R);
+    }
+    B.kernel().Cluster[0] = Ctas;
+  }
+  KernelPlan plan() { return planFor(B.P, B.kernel()); }
+  std::string lower() {
+    KernelSource KS;
+    KS.Name = "k";
+    KS.QualifiedName = "::k";
+    KS.ParamsText = "const Params p";
+    std::vector<TaskSource> Src;
+    for (const Task &T : B.P.Tasks)
+      Src.push_back({"::" + T.Name});
+    return kernelTraits(plan(), KS) + lowerKernel(B.P, B.kernel(), plan(), KS, Src);
+  }
+  /// The producer's work op: make it a multicast load (Mask: explicit).
+  Op &load() { return B.P.Tasks[0].Ops[1]; }
+};
+
+bool has(const std::string &S, const std::string &Part) {
+  return S.find(Part) != std::string::npos;
+}
+
+TEST(Cluster, MulticastEmptyBarrierCountsEveryWarpOfEveryCta) {
+  Pair P(2);
+  const PipelinePlan &PP = *P.plan().pipeline(P.R);
+  EXPECT_EQ(PP.Peers, 2u);
+  EXPECT_EQ(PP.McastMask, 3u);
+  EXPECT_EQ(PP.Counts.Empty, 16u); // 8 consumer warps x 2 CTAs
+  EXPECT_EQ(PP.Counts.Full, 1u);   // one producer task; bytes do the rest
+  EXPECT_EQ(PP.TxBytes, 4096u);    // the whole stage lands in each CTA
+  EXPECT_EQ(P.plan().ClusterCtas, 2u);
+}
+
+TEST(Cluster, OneCtaClusterKeepsThePerThreadProtocol) {
+  Pair P(1);
+  const PipelinePlan &PP = *P.plan().pipeline(P.R);
+  EXPECT_EQ(PP.Peers, 1u);
+  EXPECT_EQ(PP.Counts.Empty, 256u);
+  std::string S = P.lower();
+  EXPECT_FALSE(has(S, "cluster")) << S;
+  EXPECT_TRUE(has(S, "  __syncthreads();\n")) << S;
+}
+
+TEST(Cluster, AsyncOnlyReadersAreTheRelaxedOnes) {
+  EXPECT_TRUE(Pair(2, true).plan().pipeline(0)->consumerReadsAsync(1));
+  EXPECT_FALSE(Pair(2, false).plan().pipeline(0)->consumerReadsAsync(1));
+}
+
+TEST(Cluster, LoweringSyncsTheClusterAndPassesThePeers) {
+  Pair P(2, true);
+  std::string S = P.lower();
+  EXPECT_TRUE(has(S, "static constexpr unsigned cluster_x = 2u, cluster_y = 1u, cluster_z = 1u;"))
+      << S;
+  EXPECT_TRUE(has(S, "4u, 16u); // Ops.empty")) << S;
+  EXPECT_TRUE(has(S, "    ::ts::detail::fence_barrier_init();\n  }\n"
+                     "  ::ts::detail::expect_cluster_ctas<2u>();\n"
+                     "  ::ts::detail::cluster_sync();\n"))
+      << S;
+  EXPECT_FALSE(has(S, "__syncthreads")) << S;
+  EXPECT_TRUE(has(S, "::ts::pipeline_kind::tma_async, 2u, 3u}; // Ops")) << S;
+  // Consumer: may store with TMA (its work is opaque), relaxed hand-backs.
+  EXPECT_TRUE(has(S, "(ts_pipe_0, ts_cons_0, true, true)")) << S;
+  // The exit sync is the body's last statement.
+  EXPECT_TRUE(has(S, "  ::ts::detail::cluster_sync();\n}\n")) << S;
+}
+
+TEST(Cluster, ThreadReadersHandBackWithARelease) {
+  Pair P(2, false);
+  EXPECT_TRUE(has(P.lower(), "0>(ts_pipe_0, ts_cons_0));")) << P.lower();
+}
+
+std::vector<std::string> clusterErrors(Pair &P) {
+  DiagList D;
+  checkCluster(P.B.P, P.B.kernel(), D);
+  std::vector<std::string> Out;
+  for (const Diag &X : D) {
+    EXPECT_EQ(X.Group, Check::Cluster);
+    Out.push_back(X.Message);
+  }
+  return Out;
+}
+
+TEST(Cluster, MulticastNeedsAMulticastResource) {
+  Pair P(2);
+  P.load().TmaMulticast = true;
+  EXPECT_TRUE(clusterErrors(P).empty());
+  P.B.P.Resources[P.R].Multicast = false;
+  EXPECT_EQ(clusterErrors(P),
+            std::vector<std::string>{"TMA multicast into 'Ops', which is not ts::multicast"});
+}
+
+TEST(Cluster, MasksStayInsideTheCluster) {
+  Pair P(4);
+  P.load().TmaMulticast = true;
+  P.load().McastMask = 0xf;
+  EXPECT_TRUE(clusterErrors(P).empty());
+  P.load().McastMask = 0x11;
+  EXPECT_EQ(clusterErrors(P), std::vector<std::string>{"TMA multicast mask 0x11 names CTA rank "
+                                                       "4, outside the cluster of 4 CTAs"});
+  P.load().McastMask = 0;
+  EXPECT_EQ(clusterErrors(P), std::vector<std::string>{"TMA multicast mask 0 writes no CTA"});
+}
+
+TEST(Cluster, MulticastPairVerifiesLikeOneCta) {
+  Pair P(2, true);
+  P.load().TmaMulticast = true;
+  VerifyResult V = verifyKernel(P.B.P, P.B.kernel(), P.plan());
+  EXPECT_TRUE(V.Diags.empty());
+  EXPECT_FALSE(V.Sim.Deadlocked);
+}
+
+TEST(NonEmpty, InnerCountsStartAtOneWhenALoopTraps) {
+  Builder B;
+  unsigned R = B.tma("Ops", 2, 4096);
+  B.task("load", 0, 1).produces(R).loop(std::nullopt).inner(std::nullopt).fill(R);
+  B.task("use", 1, 1).consumes(R).loop(std::nullopt).inner(std::nullopt).drain(R);
+  EXPECT_EQ(innerTripCounts(B.P, B.kernel()).front(), 0u);
+  B.P.Tasks[1].Inner.NonEmpty = true;
+  std::vector<uint64_t> Ns = innerTripCounts(B.P, B.kernel());
+  EXPECT_EQ(Ns.front(), 1u);
+  EXPECT_EQ(Ns.back(), innerTripBound(2));
+}
+
+} // namespace

@@ -421,8 +421,12 @@ std::string kernelSection(const Program &P, const HtmlKernel &HK,
       std::to_string(Plan.Warps) + " warps, " + std::to_string(Plan.Threads) +
       " threads, " + bytes(Plan.Layout.DynamicBytes) +
       " dynamic shared memory, baseline " + std::to_string(Plan.BaselineRegs) +
-      " registers/thread; " + std::to_string(Vd.Errors) + " error(s), " +
-      std::to_string(Vd.Warnings) + " warning(s)";
+      " registers/thread" +
+      (Plan.ClusterCtas > 1
+           ? ", clusters of " + std::to_string(Plan.ClusterCtas) + " CTAs (per CTA)"
+           : std::string()) +
+      "; " + std::to_string(Vd.Errors) + " error(s), " + std::to_string(Vd.Warnings) +
+      " warning(s)";
   Out += tag("p", "facts", esc(Facts)) + "\n" +
          tag("p", "facts protocol", "protocol: " + esc(V.Coverage)) + "\n";
   std::vector<TraceMark> Marks;

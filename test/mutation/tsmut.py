@@ -370,6 +370,8 @@ class Resource:
     stages: Optional[int]
     stages_span: Optional[Tuple[int, int]]  # the argument of ts::stages(...)
     stages_text: str = ""
+    # `, ts::multicast` in the attribute (the comma before it included)
+    multicast: Optional[Tuple[int, int]] = None
 
 
 @dataclass
@@ -431,6 +433,10 @@ class Task:
     inner_block: Optional[Block] = None
     trips: Optional[int] = None  # constant trip count of the domain loop (None: runtime)
     inner_trips: Optional[int] = None
+    # `ts::domain(...).nonempty()`: the loop traps when its range is empty, so
+    # it never runs 0 times (the span of `.nonempty()`, for drop_nonempty).
+    nonempty: Optional[Tuple[int, int]] = None
+    inner_nonempty: Optional[Tuple[int, int]] = None
 
     def var_of(self, section: str) -> str:
         """The variable that first()/last() guards of a section test."""
@@ -442,6 +448,12 @@ class Task:
     def block_of(self, section: str) -> Optional[Block]:
         return self.inner_block if section == "inner" else self.loop_block
 
+    def domain_of(self, section: str) -> List[Tuple[int, int]]:
+        return self.inner_args if section == "inner" else self.domain_args
+
+    def nonempty_of(self, section: str) -> Optional[Tuple[int, int]]:
+        return self.inner_nonempty if section == "inner" else self.nonempty
+
 
 @dataclass
 class Kernel:
@@ -452,6 +464,9 @@ class Kernel:
     grid_dependent: List[str] = field(default_factory=list)
     pdl_waited: bool = False
     args_end: int = 0  # offset of the ')' closing the ts::kernel(...) arguments
+    # CTAs per cluster (ts::cluster_shape(x, y, z): x*y*z; 1 without one;
+    # None when an extent is not a constant the model can evaluate)
+    cluster: Optional[int] = 1
 
 
 @dataclass
@@ -525,6 +540,9 @@ def _top_level_args(t: str, a: int, b: int) -> List[Tuple[int, int]]:
                     continue
             depth += 1
         elif c in ")]}>":
+            if c == ">" and t[j - 1:j] == "-":
+                j += 1  # `->`, not a bracket
+                continue
             depth -= 1
         elif c == "," and depth == 0:
             args.append((start, j))
@@ -573,7 +591,9 @@ def parse(path: str, src: str) -> Source:
                 stages = int(eval(re.sub(r"\b(\d+)[uU]\b", r"\1", v), {"__builtins__": {}}, {}))
             except Exception:
                 stages = None
-        resources[name] = Resource(name, kind, stages, span, stext)
+        mc = re.search(r"\s*,\s*(?:::)?ts\s*::\s*multicast\b", args)
+        resources[name] = Resource(name, kind, stages, span, stext,
+                                   (po + 1 + mc.start(), po + 1 + mc.end()) if mc else None)
 
     tasks: Dict[str, Task] = {}
     for m in re.finditer(r"\[\[\s*ts::task\s*\(", text):
@@ -615,9 +635,59 @@ def parse(path: str, src: str) -> Source:
                     k.grid_dependent += phases
             elif re.fullmatch(r"(?:::)?ts\s*::\s*pdl_waited", a):
                 k.pdl_waited = True
+            cm = re.match(r"(?:::)?ts\s*::\s*cluster_shape\s*\(", a)
+            if cm and a.endswith(")"):
+                ext = [_const_value(text, defines, text[x:y])
+                       for x, y in _top_level_args(text, s + cm.end(), e - 1)]
+                k.cluster = None if None in ext else _product(ext)
         kernels.append(k)
     return Source(path, src, text, defines, pragmas, resources, tasks, kernels,
                   _annotations(src))
+
+
+def _product(vals: List[int]) -> int:
+    out = 1
+    for v in vals:
+        out *= v
+    return out
+
+
+def _const_value(text: str, defines: Dict[str, str], expr: str, depth: int = 0) -> Optional[int]:
+    """An integer constant expression of the file: literals, the file's
+    #defines and `constexpr int|unsigned NAME = ...;` declarations; None when
+    it is anything else (a launch parameter, a function call)."""
+    if depth > 8:
+        return None
+
+    def name(m):
+        n = m.group(0)
+        if n in defines:
+            v = _const_value(text, defines, defines[n], depth + 1)
+        else:
+            d = re.search(r"\bconstexpr\b[^;=(){}]*?\b" + re.escape(n) + r"\s*=\s*([^;{}]+);", text)
+            v = _const_value(text, defines, d.group(1), depth + 1) if d else None
+        if v is None:
+            raise _Unknown(n)
+        return "(%d)" % v
+
+    try:
+        e = re.sub(r"\b(\d+)[uUlL]*\b", r"\1", expr)
+        e = re.sub(r"\b(?!0x)[A-Za-z_]\w*\b", name, e)
+        if not re.fullmatch(r"[\s\dxXa-fA-F()+\-*/%<>|&^~]*", e):
+            return None
+        v = eval(e.replace("/", "//"), {"__builtins__": {}}, {})
+        return v if isinstance(v, int) else None
+    except Exception:
+        return None
+
+
+_NONEMPTY = re.compile(r"\s*\.\s*nonempty\s*\(\s*\)")
+
+
+def _nonempty_span(text: str, dc: int) -> Optional[Tuple[int, int]]:
+    """The `.nonempty()` right after the `)` of `ts::domain(...)` at dc."""
+    m = _NONEMPTY.match(text, dc + 1)
+    return (m.start(), m.end()) if m else None
 
 
 def _walk_task(text: str, src: str, task: Task, resources: Dict[str, Resource]):
@@ -669,6 +739,7 @@ def _walk_task(text: str, src: str, task: Task, resources: Dict[str, Resource]):
                 do = s + lm.end() - 1
                 dc = _match(text, do)
                 task.domain_args = _top_level_args(text, do + 1, dc)
+                task.nonempty = _nonempty_span(text, dc)
                 hc = _match(text, text.index("(", s))
                 bo = _skip_ws(text, hc + 1, e)
                 task.trips = _domain_trips(text, task.domain_args)
@@ -684,6 +755,7 @@ def _walk_task(text: str, src: str, task: Task, resources: Dict[str, Resource]):
                 task.inner_var = lm.group(1)
                 do = s + lm.end() - 1
                 task.inner_args = _top_level_args(text, do + 1, _match(text, do))
+                task.inner_nonempty = _nonempty_span(text, _match(text, do))
                 task.inner_trips = _domain_trips(text, task.inner_args)
                 hc = _match(text, text.index("(", s))
                 bo = _skip_ws(text, hc + 1, e)
@@ -915,13 +987,14 @@ def _op_runs(task: Task, outer: int, inner: int) -> List[Op]:
 
 def _trip_choices(task: Task, hi: int) -> List[Tuple[int, int]]:
     """(outer, inner) trip counts to run: a constant one as it is (at most 64),
-    a runtime one 0 .. hi; inner 1 when the task nests no loop."""
-    def r(n, present):
+    a runtime one 0 .. hi (1 .. hi for a `.nonempty()` domain, which traps
+    instead of running 0 times); inner 1 when the task nests no loop."""
+    def r(n, present, nonempty):
         if not present:
             return [1]
-        return [min(n, 64)] if n is not None else list(range(hi + 1))
-    return [(a, b) for a in r(task.trips, task.loop is not None)
-            for b in r(task.inner_trips, task.inner is not None)]
+        return [min(n, 64)] if n is not None else list(range(1 if nonempty else 0, hi + 1))
+    return [(a, b) for a in r(task.trips, task.loop is not None, task.nonempty is not None)
+            for b in r(task.inner_trips, task.inner is not None, task.inner_nonempty is not None)]
 
 
 def follows(x: Op, o: Op, final: bool) -> bool:
@@ -1511,6 +1584,7 @@ class MLoop:
     start: int
     body: List[object] = field(default_factory=list)
     nested: bool = False  # holds another domain loop
+    nonempty: bool = False  # `.nonempty()`: traps instead of running 0 times
 
 
 @dataclass
@@ -1557,7 +1631,11 @@ def _domain_trips(t: str, args: List[Tuple[int, int]]) -> Optional[int]:
     return len(range(*vals))
 
 
-def _mma_model(src: "Source", task: Task) -> MmaModel:
+def _mma_model(src: "Source", task: Task, all_handles: bool = False) -> MmaModel:
+    """The task's events (domain loops, guards, takes, hand-backs, MMAs and
+    group ops). Only the handles whose stages MMAs read are kept, and a task
+    without MMAs has no events, unless `all_handles` (drop_nonempty runs the
+    same walk over every handle of a task)."""
     t = src.text
     events: List[MEv] = []
     loops: List[MLoop] = []
@@ -1656,7 +1734,8 @@ def _mma_model(src: "Source", task: Task) -> MmaModel:
                 args = _top_level_args(t, do + 1, _match(t, do))
                 if any(used(v, t[x:y]) for v in c.lvars for x, y in args):
                     problems.append("line %d: a domain that depends on an outer loop" % src.line(s))
-                loop = MLoop(dm.group(1), _domain_trips(t, args), s)
+                loop = MLoop(dm.group(1), _domain_trips(t, args), s,
+                             nonempty=_nonempty_span(t, _match(t, do)) is not None)
                 if c.loop:
                     c.loop.nested = True
                 loops.append(loop)
@@ -1716,7 +1795,7 @@ def _mma_model(src: "Source", task: Task) -> MmaModel:
     hs = {ev.handle for ev in events if ev.kind == "take" and ev.var in read}
 
     def keep(ev):
-        return ev.kind in ("mma", "group_commit", "group_wait") or ev.handle in hs
+        return all_handles or ev.kind in ("mma", "group_commit", "group_wait") or ev.handle in hs
 
     def prune(items):
         out = []
@@ -1730,7 +1809,7 @@ def _mma_model(src: "Source", task: Task) -> MmaModel:
 
     top = prune(top)
     events = [ev for ev in events if keep(ev)]
-    if not any(ev.kind == "mma" for ev in events):
+    if not all_handles and not any(ev.kind == "mma" for ev in events):
         events = []
     for ev in events:
         if ev.unknown and ev.kind != "group_wait":
@@ -1865,7 +1944,8 @@ def _mma_trip_choices(model: MmaModel) -> Optional[List[Dict[int, int]]]:
                 return None
             ranges.append([loop.trips])
         else:
-            ranges.append(list(range(0, 4 if loop.nested else 5 + min(deepest, 8))))
+            ranges.append(list(range(1 if loop.nonempty else 0,
+                                     4 if loop.nested else 5 + min(deepest, 8))))
     out = [{}]
     for loop, r in zip(model.loops, ranges):
         out = [{**d, id(loop): n} for d in out for n in r]
@@ -2050,6 +2130,210 @@ def op_mma_release_newest(ctx: Ctx):
                 yield m
 
 
+# ----------------------------------------------------------------------------
+# Clusters and TMA multicast; `.nonempty()` domains
+#
+# What the runtime does (include/ts/detail.h, pipe; include/ts/tma.h): a
+# ts::multicast resource's stages have the mask of every CTA of the
+# kernel's cluster (ts::cluster_shape(x, y, z): C = x*y*z CTAs), and every
+# consumer's release arrives on each CTA's empty barrier; any other resource
+# has the mask 1 (this CTA) and releases reach this CTA only. A stage's full
+# barrier expects the whole stage's bytes in every CTA. `load_Nd_multicast(dst,
+# &map, c..., s.barrier())` writes the CTAs of the stage's mask (a plain load
+# where the mask is 1); `load_Nd_multicast<Mask>(...)` writes the CTAs of
+# Mask (bit i: rank i), whatever the resource. `ts::domain(a, b).nonempty()`
+# traps (stops the whole kernel) when the range is empty.
+
+_MCAST_CALL = re.compile(r"(?<![\w:])(?:(?:::)?ts\s*::\s*)?tma\s*::\s*load_(\d)d_multicast\b")
+_BARRIER_ARG = re.compile(r"(\w+)\s*(?:\.|->)\s*barrier\s*\(\s*\)")
+
+
+@dataclass
+class McastLoad:
+    """A `ts::tma::load_Nd_multicast[<Mask>](...)` call in a task."""
+    task: Task
+    start: int  # the call
+    name_end: int  # just past `load_Nd_multicast`: where `<Mask>` goes
+    dims: int
+    mask: Optional[str]  # the explicit mask's text, None without one
+    resource: Optional[str]  # the resource of the stage whose barrier it names
+
+
+def _mcast_loads(ctx: Ctx) -> List[McastLoad]:
+    out = []
+    t = ctx.t
+    for task in sorted(ctx.s.tasks.values(), key=lambda x: x.body):
+        for m in _MCAST_CALL.finditer(t, task.body[0], task.body[1]):
+            j = _skip_ws(t, m.end(), task.body[1])
+            mask = None
+            if t[j] == "<":
+                k = t.index(">", j)
+                mask = _one_line(t[j + 1:k])
+                j = _skip_ws(t, k + 1, task.body[1])
+            if t[j] != "(":
+                continue
+            args = _top_level_args(t, j + 1, _match(t, j))
+            res = None
+            bm = _BARRIER_ARG.fullmatch(t[args[-1][0]:args[-1][1]].strip()) if args else None
+            if bm:
+                for o in task.ops:
+                    if o.bound == bm.group(1) and o.method in ("acquire", "wait"):
+                        res = o.resource
+            out.append(McastLoad(task, m.start(), m.end(), int(m.group(1)), mask, res))
+    return out
+
+
+def _kernels_of(ctx: Ctx, task: Task) -> List[Kernel]:
+    return [k for k in ctx.s.kernels if task.name in k.tasks]
+
+
+def op_drop_multicast(ctx: Ctx):
+    """Remove `ts::multicast` from a resource that a task fills with a
+    multicast load in a kernel whose cluster has more than one CTA."""
+    loads = _mcast_loads(ctx)
+    for r in sorted(ctx.s.resources.values(), key=lambda r: r.multicast or (0, 0)):
+        if r.multicast is None:
+            continue
+        hits = [(ld, k) for ld in loads if ld.resource == r.name for k in _kernels_of(ctx, ld.task)
+                if k.cluster is not None and k.cluster > 1]
+        if not hits:
+            continue
+        why = []
+        plain = [(ld, k) for ld, k in hits if ld.mask is None]
+        masked = [(ld, k) for ld, k in hits if ld.mask is not None]
+        if plain:
+            ld, k = plain[0]
+            why.append("the stages of '%s' get the mask of this CTA only, so `load_%dd_multicast` (line %d, "
+                       "task '%s', kernel '%s' in clusters of %d CTAs) becomes a plain load: no peer "
+                       "receives this CTA's share, and every CTA's full barrier waits for the bytes its "
+                       "peers no longer send (a hang)" % (
+                           r.name, ld.dims, ctx.s.line(ld.start), ld.task.name, k.name, k.cluster))
+        if masked:
+            ld, k = masked[0]
+            why.append("`load_%dd_multicast<%s>` (line %d, kernel '%s') still writes its peers' stages, "
+                       "but their consumers now hand a stage back to their own CTA only: this CTA "
+                       "may refill a peer's stage while the peer still reads it" % (
+                           ld.dims, ld.mask, ctx.s.line(ld.start), k.name))
+        a, b = r.multicast
+        yield _mk(ctx, "drop_multicast", BUG, a, "drop `ts::multicast` from '%s'" % r.name,
+                  "; ".join(why), [(a, b, "")])
+
+
+def op_mask_outside(ctx: Ctx):
+    """`load_Nd_multicast(` -> `load_Nd_multicast<M>(`: M = 1 << C names rank C
+    of a cluster of C CTAs (BUG); M = (1 << C) - 1 is the stage's own mask
+    (VALID)."""
+    for ld in _mcast_loads(ctx):
+        if ld.mask is not None or ld.resource is None:
+            continue
+        cs = {k.cluster for k in _kernels_of(ctx, ld.task)}
+        if len(cs) != 1 or None in cs:
+            continue
+        c = cs.pop()
+        r = ctx.s.resources[ld.resource]
+        if r.multicast is None and c > 1:
+            continue  # the unmutated load is already wrong (drop_multicast's fault)
+        name = "load_%dd_multicast" % ld.dims
+        out = 1 << c
+        yield _mk(ctx, "mask_outside", BUG, ld.start,
+                  "task '%s': `%s(` -> `%s<0x%x>(` (cluster of %d CTA%s)" % (
+                      ld.task.name, name, name, out, c, "s" if c > 1 else ""),
+                  "mask 0x%x names CTA rank %d, but the cluster has ranks 0 to %d: the load targets a "
+                  "CTA that does not exist, and no CTA of the cluster receives this share, so their "
+                  "stages' full barriers wait for its bytes forever" % (out, c, c - 1),
+                  [(ld.name_end, ld.name_end, "<0x%x>" % out)])
+        own = (1 << c) - 1
+        yield _mk(ctx, "mask_outside", VALID, ld.start,
+                  "task '%s': `%s(` -> `%s<0x%x>(` (cluster of %d CTA%s)" % (
+                      ld.task.name, name, name, own, c, "s" if c > 1 else ""),
+                  "mask 0x%x is every CTA of the cluster of %d: the mask the stage of '%s' already "
+                  "has%s, so the load writes the same CTAs" % (
+                      own, c, r.name, " (ts::multicast)" if c > 1 else " (one CTA: a plain load)"),
+                  [(ld.name_end, ld.name_end, "<0x%x>" % own)])
+
+
+def _reaches_loop(task: Task, sect: str) -> bool:
+    """Whether the task certainly evaluates the domain of that loop (on each
+    tile, for a k-loop): no blocking op before it (in the head, and for a
+    k-loop in the tile loop's body before the k-loop)."""
+    loop = task.loop_of(sect)
+    for o in task.ops:
+        if o.method not in BLOCKING + TRIES:
+            continue
+        if o.section == "head" or (sect == "inner" and o.section == "loop" and
+                                   o.stmt.start < loop.start):
+            return False
+    return True
+
+
+def op_drop_nonempty(ctx: Ctx):
+    """Remove `.nonempty()` from a domain loop (a k-loop, or a tile loop)."""
+    for task in sorted(ctx.s.tasks.values(), key=lambda t: t.body):
+        for sect in ("loop", "inner"):
+            span = task.nonempty_of(sect)
+            if span is None:
+                continue
+            what = "task '%s': drop `.nonempty()` from its %s" % (
+                task.name, "nested k-loop" if sect == "inner" else "domain loop")
+            edits = [(span[0], span[1], "")]
+            label, reason = _nonempty_verdict(ctx, task, sect, edits)
+            if label is None:
+                continue
+            yield _mk(ctx, "drop_nonempty", label, span[0], what, reason, edits)
+
+
+def _nonempty_verdict(ctx: Ctx, task: Task, sect: str, edits) -> Tuple[Optional[str], str]:
+    """BUG when, with the loop run 0 times, an op of the task after it hands
+    back a stage the loop was to take (and no other task's `.nonempty()` over
+    the same domain still traps first); VALID when nothing depends on the loop
+    having run, or such a task traps; None when the model cannot tell."""
+    probe = Mutant(ctx.s.path, "drop_nonempty", 0, "", 0, "", "", edits)
+    try:
+        mutated = parse(ctx.s.path, probe.apply(ctx.s.src))
+        mt = mutated.tasks.get(task.name)
+        if mt is None or mt.loop_of(sect) is None:
+            return None, ""
+        model = _mma_model(mutated, mt, all_handles=True)
+    except (ValueError, IndexError):
+        return None, ""
+    if model.why_not:
+        return None, model.why_not
+    loop = [lp for lp in model.loops if lp.start == mt.loop_of(sect).start]
+    choices = _mma_trip_choices(model)
+    if len(loop) != 1 or choices is None:
+        return None, ""
+    loop = loop[0]
+
+    def counts(trips):
+        return ", ".join("%s = %d" % (lp.var, trips[id(lp)]) for lp in model.loops)
+
+    fault = None
+    for trips in choices:
+        try:
+            err = _mma_run(model, trips, "always")
+        except _OutOfModel:
+            return None, ""
+        if err and trips[id(loop)] > 0:
+            return None, ""  # the model finds a fault where the loop runs: it cannot judge
+        if err and fault is None:
+            fault = "trip counts %s; %s" % (counts(trips), err[0])
+    if fault is None:
+        return VALID, ("with the loop run 0 times the task's ops still pair up: nothing after it "
+                       "depends on it having run")
+    doms = tuple(ctx.s.src[a:b] for a, b in task.domain_of(sect))
+    others = [x for k in _kernels_of(ctx, task) for n in k.tasks if n != task.name
+              for x in [ctx.s.tasks.get(n)] if x is not None and x.nonempty_of(sect) is not None]
+    for x in others:
+        if tuple(ctx.s.src[a:b] for a, b in x.domain_of(sect)) == doms and _reaches_loop(x, sect):
+            return VALID, ("task '%s' still runs the same domain with `.nonempty()`, unblocked: an "
+                           "empty range traps the kernel there, so the task's loop never runs 0 "
+                           "times in a launch that completes" % x.name)
+    if others:
+        return None, ""  # a trap elsewhere that the model cannot place
+    return BUG, ("the loop may now run 0 times, and an op after it depends on it having run: %s"
+                 % fault)
+
+
 OPERATORS = [
     ("drop_close", op_drop_close),
     ("dup_close", op_dup_close),
@@ -2075,6 +2359,9 @@ OPERATORS = [
     ("mma_drop_wait", op_mma_drop_wait),
     ("mma_unguard_oldest", op_mma_unguard_oldest),
     ("mma_release_newest", op_mma_release_newest),
+    ("drop_multicast", op_drop_multicast),
+    ("mask_outside", op_mask_outside),
+    ("drop_nonempty", op_drop_nonempty),
 ]
 
 

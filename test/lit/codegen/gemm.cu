@@ -7,6 +7,9 @@
 // compiles with nvcc (with and without main, as the benchmark links it).
 // RUN: %ts_device -Werror -O3 -S %src/examples/gemm_sm90.cu -o %t.ptx -Xclang -plugin-arg-ts -Xclang -report -Xclang -plugin-arg-ts -Xclang -emit=%t.cu | FileCheck %s --check-prefix=REPORT
 // RUN: FileCheck %s --check-prefix=PTX --input-file=%t.ptx
+// The k-loops are ts::domain(...).nonempty(): an empty one traps.
+// RUN: FileCheck %s --check-prefix=TRAP --input-file=%t.ptx
+// TRAP: trap;
 // REPORT: == libts kernel 'gemm_kernel': 12 warps, 384 threads, 230448 B dynamic shared memory
 // REPORT: load  warps [8, 9)  regs 40  consumes -  produces Operands  domain(0, my_units(p), 1) > domain(0, p.k_tiles, 1).nonempty()
 // REPORT: mma  warps [0, 8)  regs 232  consumes Operands  produces -  owns Staging  domain(0, my_units(p), 1) > domain(0, p.k_tiles, 1).nonempty()

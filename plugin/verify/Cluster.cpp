@@ -27,9 +27,10 @@ std::string shape(const Kernel &K) {
          std::to_string(K.Cluster[2]) + ")";
 }
 
-void checkMulticastTarget(const Program &P, const Op &O, DiagList &Out) {
+void checkMulticastTarget(const Program &P, const Kernel &K, const Op &O, DiagList &Out) {
   const Resource &Res = P.Resources[O.Resource];
-  if (Res.Multicast)
+  // In a one-CTA cluster the load writes this CTA only: no peer to race.
+  if (Res.Multicast || K.clusterCtas() == 1)
     return;
   Diag &D = report(Out, Check::Cluster, O.McastLoc,
                    "TMA multicast into " + quote(Res.Name) + ", which is not ts::multicast");
@@ -71,7 +72,7 @@ void checkCluster(const Program &P, const Kernel &K, DiagList &Out) {
     for (const Op &O : P.Tasks[TI].Ops) {
       if (O.Kind != OpKind::Work || !O.TmaMulticast)
         continue;
-      checkMulticastTarget(P, O, Out);
+      checkMulticastTarget(P, K, O, Out);
       if (O.McastMask)
         checkMask(K, O, Out);
     }

@@ -133,20 +133,36 @@ void checkNesting(const Program &P, const Kernel &K, const KernelPlan &Plan, Dia
   }
 }
 
+bool trapsWhenEmpty(const Task &T) {
+  if (!T.Inner.Present || !T.Inner.NonEmpty)
+    return false;
+  // Ops are in source order: the first inner op ends the way to the k-loop.
+  // Without inner ops, loop ops before and after it cannot be told apart.
+  for (const Op &O : T.Ops) {
+    if (O.Sec == Section::Inner)
+      return true;
+    if (O.Kind == OpKind::Acquire || O.Kind == OpKind::Wait)
+      return false; // it may block forever before the trap
+  }
+  return true;
+}
+
 std::vector<uint64_t> innerTripCounts(const Program &P, const Kernel &K) {
-  unsigned Stages = 1;
+  // All stages of the kernel: a task runs ahead of another by at most the
+  // stages buffered between them, along a chain of resources.
+  unsigned Stages = 0;
   for (unsigned R : kernelResources(P, K))
     if (isPipelined(P.Resources[R].Kind))
-      Stages = std::max(Stages, P.Resources[R].Stages);
+      Stages += P.Resources[R].Stages;
   for (unsigned TI : K.Tasks)
     if (P.Tasks[TI].Inner.Present)
       if (auto C = P.Tasks[TI].Inner.constantTrips())
         return {*C};
-  // One nonempty() loop traps the whole kernel on an empty run, so the
-  // partners that run the same count (ts-domain) never see one either.
-  uint64_t First = std::any_of(K.Tasks.begin(), K.Tasks.end(), [&](unsigned TI) {
-    return P.Tasks[TI].Inner.Present && P.Tasks[TI].Inner.NonEmpty;
-  });
+  // A nonempty() k-loop that its task surely reaches traps the whole
+  // kernel on an empty run, so its partners (same count: ts-domain) never
+  // run one either.
+  uint64_t First = std::any_of(K.Tasks.begin(), K.Tasks.end(),
+                               [&](unsigned TI) { return trapsWhenEmpty(P.Tasks[TI]); });
   std::vector<uint64_t> Ns;
   for (uint64_t N = First; N <= innerTripBound(Stages); ++N)
     Ns.push_back(N);

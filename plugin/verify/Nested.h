@@ -18,12 +18,18 @@ bool hasNestedTask(const Program &P, const Kernel &K);
 /// neither (ts-domain).
 void checkNesting(const Program &P, const Kernel &K, const KernelPlan &Plan, DiagList &Out);
 
-/// Largest inner trip count checked for a runtime k-loop: every stage of
-/// the largest ring is reused and three more steps run.
+/// Largest inner trip count checked for a runtime k-loop, given the
+/// kernel's stages summed over its pipelines: every stage buffered between
+/// any two tasks is used up and three more steps run (the bound is tested
+/// against brute force: NestedPropertyTest.cpp).
 uint64_t innerTripBound(unsigned Stages);
 
-/// Inner trip counts to check: the constant one, else 0 (1 when a task's
-/// inner loop is nonempty()) .. innerTripBound.
+/// Whether T's k-loop is nonempty() and T reaches it with no blocking op
+/// (acquire, wait) before it: an empty run then surely traps.
+bool trapsWhenEmpty(const Task &T);
+
+/// Inner trip counts to check: the constant one, else 0 (1 when a task
+/// trapsWhenEmpty) .. innerTripBound.
 std::vector<uint64_t> innerTripCounts(const Program &P, const Kernel &K);
 
 /// P with every nested task of K running its inner loop exactly N times,

@@ -81,8 +81,7 @@ VerifyResult verifyNested(const Program &P, const Kernel &K, const KernelPlan &P
   std::set<std::string> Seen;
   bool Shown = false;
   for (uint64_t N : Ns) {
-    auto View = std::make_shared<Program>(innerUnrolled(P, K, N));
-    VerifyResult VR = verifyFlat(*View, K, Plan, /*View=*/true);
+    VerifyResult VR = verifyInnerCount(P, K, Plan, N);
     bool Fails = hasError(VR.Diags);
     for (Diag &D : VR.Diags) {
       if (!Seen.insert(std::to_string(int(D.Group)) + "@" + std::to_string(D.Loc) + D.Message)
@@ -97,7 +96,7 @@ VerifyResult verifyNested(const Program &P, const Kernel &K, const KernelPlan &P
     // The table shows two inner iterations per tile unless a run fails.
     if (Fails || !Shown || N == std::min<uint64_t>(2, Ns.back())) {
       R.Sim = std::move(VR.Sim);
-      R.View = View;
+      R.View = VR.View;
       R.Coverage = VR.Coverage;
       Shown = true;
     }
@@ -116,6 +115,14 @@ VerifyResult verifyNested(const Program &P, const Kernel &K, const KernelPlan &P
 }
 
 } // namespace
+
+VerifyResult verifyInnerCount(const Program &P, const Kernel &K, const KernelPlan &Plan,
+                              uint64_t N) {
+  auto View = std::make_shared<Program>(innerUnrolled(P, K, N));
+  VerifyResult R = verifyFlat(*View, K, Plan, /*View=*/true);
+  R.View = View;
+  return R;
+}
 
 VerifyResult verifyKernel(const Program &P, const Kernel &K,
                           const KernelPlan &Plan) {

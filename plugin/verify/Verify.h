@@ -116,6 +116,13 @@ struct VerifyResult {
 VerifyResult verifyKernel(const Program &P, const Kernel &K,
                           const KernelPlan &Plan);
 
+/// The checks of a kernel with nested k-loops at one inner trip count N
+/// (every outer count), on the view that writes the k-loops out N times;
+/// roles and nesting are checked on the kernel itself, not here.
+/// R.View holds the view. verifyKernel runs it for each N it covers.
+VerifyResult verifyInnerCount(const Program &P, const Kernel &K, const KernelPlan &Plan,
+                              uint64_t N);
+
 } // namespace ts
 
 #endif

@@ -8,7 +8,10 @@ ts::domain loop (and a ts::domain loop nested directly in its body: a
 k-loop in a tile loop), the first/last guards, the pipeline-op statements and the
 ts::pdl_wait() / ts::pdl_launch_dependents() statements (grid-level, never
 pipeline ops); [[ts::kernel(...)]] gives the tasks and the ts::alias<...>,
-ts::grid_dependent<...> and ts::pdl_waited arguments.
+ts::grid_dependent<...>, ts::pdl_waited and ts::cluster_shape(...)
+arguments; [[ts::resource(...)]] its kind, stages and ts::multicast; the
+task bodies their ts::tma::load_Nd_multicast calls, and a domain loop's
+`.nonempty()` (it traps instead of running 0 times).
 Mutation operators turn that model into text edits, each labelled
 
   BUG        the mutant hangs or corrupts data on the GPU for some launch;
@@ -437,6 +440,11 @@ class Task:
     # it never runs 0 times (the span of `.nonempty()`, for drop_nonempty).
     nonempty: Optional[Tuple[int, int]] = None
     inner_nonempty: Optional[Tuple[int, int]] = None
+    # Section ("loop" / "inner") -> the task whose `.nonempty()` domain keeps
+    # that loop from running 0 times: this task's own, or a task of its
+    # kernel that runs the same domain and certainly evaluates it (an empty
+    # range traps the whole kernel there). See _set_traps.
+    traps: Dict[str, str] = field(default_factory=dict)
 
     def var_of(self, section: str) -> str:
         """The variable that first()/last() guards of a section test."""
@@ -453,6 +461,10 @@ class Task:
 
     def nonempty_of(self, section: str) -> Optional[Tuple[int, int]]:
         return self.inner_nonempty if section == "inner" else self.nonempty
+
+    def never_empty(self, section: str) -> bool:
+        """Whether that loop never runs 0 times in a launch that completes."""
+        return section in self.traps
 
 
 @dataclass
@@ -641,8 +653,47 @@ def parse(path: str, src: str) -> Source:
                        for x, y in _top_level_args(text, s + cm.end(), e - 1)]
                 k.cluster = None if None in ext else _product(ext)
         kernels.append(k)
+    _set_traps(text, tasks, kernels)
     return Source(path, src, text, defines, pragmas, resources, tasks, kernels,
                   _annotations(src))
+
+
+def _reaches_loop(task: "Task", sect: str) -> bool:
+    """Whether the task certainly evaluates the domain of that loop (on each
+    tile, for a k-loop): no blocking op before it (in the head, and for a
+    k-loop in the tile loop's body before the k-loop)."""
+    loop = task.loop_of(sect)
+    for o in task.ops:
+        if o.method not in BLOCKING + TRIES:
+            continue
+        if o.section == "head" or (sect == "inner" and o.section == "loop" and
+                                   o.stmt.start < loop.start):
+            return False
+    return True
+
+
+def _set_traps(text: str, tasks: Dict[str, "Task"], kernels: List["Kernel"]):
+    """Task.traps: a `.nonempty()` domain loop never runs 0 times (it traps
+    first), and neither does the same loop (same section, same domain text,
+    so the same trip count) of another task of its only kernel, once the
+    trapping task certainly reaches its domain: the trap stops the kernel."""
+    for task in tasks.values():
+        for sect in ("loop", "inner"):
+            if task.nonempty_of(sect) is not None and task.loop_of(sect) is not None:
+                task.traps[sect] = task.name
+    for k in kernels:
+        ks = [tasks[n] for n in k.tasks if n in tasks]
+        for sect in ("loop", "inner"):
+            for x in ks:
+                if sect not in x.traps or x.traps[sect] != x.name or not _reaches_loop(x, sect):
+                    continue
+                dom = tuple(_one_line(text[a:b]) for a, b in x.domain_of(sect))
+                for y in ks:
+                    if y is x or sect in y.traps or y.loop_of(sect) is None or \
+                            sum(1 for kk in kernels if y.name in kk.tasks) != 1:
+                        continue
+                    if tuple(_one_line(text[a:b]) for a, b in y.domain_of(sect)) == dom:
+                        y.traps[sect] = x.name
 
 
 def _product(vals: List[int]) -> int:
@@ -987,14 +1038,14 @@ def _op_runs(task: Task, outer: int, inner: int) -> List[Op]:
 
 def _trip_choices(task: Task, hi: int) -> List[Tuple[int, int]]:
     """(outer, inner) trip counts to run: a constant one as it is (at most 64),
-    a runtime one 0 .. hi (1 .. hi for a `.nonempty()` domain, which traps
-    instead of running 0 times); inner 1 when the task nests no loop."""
+    a runtime one 0 .. hi (1 .. hi for a loop that never runs 0 times: a
+    `.nonempty()` domain, Task.traps); inner 1 when the task nests no loop."""
     def r(n, present, nonempty):
         if not present:
             return [1]
         return [min(n, 64)] if n is not None else list(range(1 if nonempty else 0, hi + 1))
-    return [(a, b) for a in r(task.trips, task.loop is not None, task.nonempty is not None)
-            for b in r(task.inner_trips, task.inner is not None, task.inner_nonempty is not None)]
+    return [(a, b) for a in r(task.trips, task.loop is not None, task.never_empty("loop"))
+            for b in r(task.inner_trips, task.inner is not None, task.never_empty("inner"))]
 
 
 def follows(x: Op, o: Op, final: bool) -> bool:
@@ -1584,7 +1635,7 @@ class MLoop:
     start: int
     body: List[object] = field(default_factory=list)
     nested: bool = False  # holds another domain loop
-    nonempty: bool = False  # `.nonempty()`: traps instead of running 0 times
+    nonempty: bool = False  # never runs 0 times (`.nonempty()`, Task.traps)
 
 
 @dataclass
@@ -1735,7 +1786,9 @@ def _mma_model(src: "Source", task: Task, all_handles: bool = False) -> MmaModel
                 if any(used(v, t[x:y]) for v in c.lvars for x, y in args):
                     problems.append("line %d: a domain that depends on an outer loop" % src.line(s))
                 loop = MLoop(dm.group(1), _domain_trips(t, args), s,
-                             nonempty=_nonempty_span(t, _match(t, do)) is not None)
+                             nonempty=_nonempty_span(t, _match(t, do)) is not None or
+                             any(lp is not None and lp.start == s and task.never_empty(sect)
+                                 for sect, lp in (("loop", task.loop), ("inner", task.inner))))
                 if c.loop:
                     c.loop.nested = True
                 loops.append(loop)
@@ -2252,20 +2305,6 @@ def op_mask_outside(ctx: Ctx):
                   [(ld.name_end, ld.name_end, "<0x%x>" % own)])
 
 
-def _reaches_loop(task: Task, sect: str) -> bool:
-    """Whether the task certainly evaluates the domain of that loop (on each
-    tile, for a k-loop): no blocking op before it (in the head, and for a
-    k-loop in the tile loop's body before the k-loop)."""
-    loop = task.loop_of(sect)
-    for o in task.ops:
-        if o.method not in BLOCKING + TRIES:
-            continue
-        if o.section == "head" or (sect == "inner" and o.section == "loop" and
-                                   o.stmt.start < loop.start):
-            return False
-    return True
-
-
 def op_drop_nonempty(ctx: Ctx):
     """Remove `.nonempty()` from a domain loop (a k-loop, or a tile loop)."""
     for task in sorted(ctx.s.tasks.values(), key=lambda t: t.body):
@@ -2283,16 +2322,22 @@ def op_drop_nonempty(ctx: Ctx):
 
 
 def _nonempty_verdict(ctx: Ctx, task: Task, sect: str, edits) -> Tuple[Optional[str], str]:
-    """BUG when, with the loop run 0 times, an op of the task after it hands
-    back a stage the loop was to take (and no other task's `.nonempty()` over
-    the same domain still traps first); VALID when nothing depends on the loop
-    having run, or such a task traps; None when the model cannot tell."""
+    """VALID when another task's `.nonempty()` over the same domain still
+    keeps the loop from running 0 times (Task.traps, on the mutated text), or
+    when nothing after the loop depends on it having run; BUG when, with the
+    loop run 0 times, an op of the task hands back a stage the loop was to
+    take (the task's events, every handle, run alone as the MMA model runs
+    them); None when the model cannot tell."""
     probe = Mutant(ctx.s.path, "drop_nonempty", 0, "", 0, "", "", edits)
     try:
         mutated = parse(ctx.s.path, probe.apply(ctx.s.src))
         mt = mutated.tasks.get(task.name)
         if mt is None or mt.loop_of(sect) is None:
             return None, ""
+        if mt.never_empty(sect):
+            return VALID, ("task '%s' still runs the same domain with `.nonempty()` and reaches it "
+                           "unblocked: an empty range traps the kernel there, so this loop never runs "
+                           "0 times in a launch that completes" % mt.traps[sect])
         model = _mma_model(mutated, mt, all_handles=True)
     except (ValueError, IndexError):
         return None, ""
@@ -2320,16 +2365,6 @@ def _nonempty_verdict(ctx: Ctx, task: Task, sect: str, edits) -> Tuple[Optional[
     if fault is None:
         return VALID, ("with the loop run 0 times the task's ops still pair up: nothing after it "
                        "depends on it having run")
-    doms = tuple(ctx.s.src[a:b] for a, b in task.domain_of(sect))
-    others = [x for k in _kernels_of(ctx, task) for n in k.tasks if n != task.name
-              for x in [ctx.s.tasks.get(n)] if x is not None and x.nonempty_of(sect) is not None]
-    for x in others:
-        if tuple(ctx.s.src[a:b] for a, b in x.domain_of(sect)) == doms and _reaches_loop(x, sect):
-            return VALID, ("task '%s' still runs the same domain with `.nonempty()`, unblocked: an "
-                           "empty range traps the kernel there, so the task's loop never runs 0 "
-                           "times in a launch that completes" % x.name)
-    if others:
-        return None, ""  # a trap elsewhere that the model cannot place
     return BUG, ("the loop may now run 0 times, and an op after it depends on it having run: %s"
                  % fault)
 

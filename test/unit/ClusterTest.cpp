@@ -152,4 +152,21 @@ TEST(NonEmpty, InnerCountsStartAtOneWhenALoopTraps) {
   EXPECT_EQ(Ns.back(), innerTripBound(2));
 }
 
+TEST(NonEmpty, OnlyASurelyReachedLoopTraps) {
+  Builder B;
+  unsigned R = B.tma("Ops", 2, 4096);
+  unsigned Once = B.resource("Once", PipelineKind::AsyncAsync, 1, 128);
+  B.task("load", 0, 1).produces(R).produces(Once).loop(std::nullopt).fill(Once).inner(std::nullopt).fill(R);
+  // Waits for a stage before its k-loop: with no k-step it may block first.
+  B.task("use", 1, 1).consumes(R).consumes(Once).loop(std::nullopt).drain(Once)
+      .inner(std::nullopt).drain(R);
+  B.P.Tasks[1].Inner.NonEmpty = true;
+  EXPECT_FALSE(trapsWhenEmpty(B.P.Tasks[1]));
+  EXPECT_EQ(innerTripCounts(B.P, B.kernel()).front(), 0u);
+  // An acquire may block too (the consumer never hands the stage back).
+  B.P.Tasks[0].Inner.NonEmpty = true;
+  EXPECT_FALSE(trapsWhenEmpty(B.P.Tasks[0]));
+  EXPECT_EQ(innerTripCounts(B.P, B.kernel()).front(), 0u);
+}
+
 } // namespace

@@ -1,5 +1,5 @@
 // A k-loop nested in a tile loop (a persistent kernel): the verifier writes
-// the k-loop out for each inner trip count from 0 to the stages + 3 and
+// the k-loop out for each inner trip count from 0 to all stages + 3 and
 // checks every tile count at each. Findings name the inner count.
 // RUN: %ts_device -fsyntax-only %s -Xclang -verify=ok -Xclang -plugin-arg-ts -Xclang -report | FileCheck %s
 // RUN: %ts_device -fsyntax-only -DAFTER %s -Xclang -verify=after

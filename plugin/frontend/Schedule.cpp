@@ -5,6 +5,7 @@
 #include "frontend/Vocabulary.h"
 #include "frontend/Wgmma.h"
 #include "frontend/AsyncStores.h"
+#include "frontend/HiddenCalls.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
@@ -756,6 +757,14 @@ void Walker::run(const CompoundStmt *Body) {
   }
 
   checkPdlPositions(Body);
+  for (const HiddenCall &H : hiddenScheduleCalls(Body))
+    error(H.Outer->getExprLoc(),
+          "'" + H.Outer->getDirectCallee()->getNameAsString() + "' calls '" +
+              H.Inner->getDirectCallee()->getQualifiedNameAsString() +
+              "', which the verifier cannot follow into a function",
+          "call it in the task body, as a statement of its own, where the schedule "
+          "shows when it runs",
+          H.Inner->getExprLoc());
   HandleUses Uses(Handles);
   Uses.TraverseStmt(const_cast<CompoundStmt *>(Body));
   for (const CXXMemberCallExpr *C : Uses.Calls) {

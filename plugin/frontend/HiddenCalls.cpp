@@ -1,0 +1,85 @@
+//===- HiddenCalls.cpp - Schedule calls inside helper functions -----------===//
+#include "frontend/HiddenCalls.h"
+#include "frontend/Vocabulary.h"
+#include "frontend/Wgmma.h"
+
+#include "clang/AST/RecursiveASTVisitor.h"
+
+#include <set>
+
+using namespace clang;
+
+namespace ts {
+
+namespace {
+
+struct CallSites : RecursiveASTVisitor<CallSites> {
+  std::vector<const CallExpr *> Found;
+  bool VisitCallExpr(CallExpr *C) {
+    Found.push_back(C);
+    return true;
+  }
+};
+
+/// Declared in namespace ts (or one nested in it): libts's own functions.
+bool inLibts(const FunctionDecl *F) {
+  const DeclContext *DC = F->getDeclContext();
+  const NamespaceDecl *Outer = nullptr;
+  for (; DC; DC = DC->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
+      Outer = NS;
+  return Outer && Outer->getIdentifier() && Outer->getName() == "ts";
+}
+
+bool isScheduleCall(const CallExpr *C) {
+  bool IsWait = false;
+  OpKind Kind;
+  unsigned Pending = 0;
+  return asPdlCall(C, IsWait) || asMmaGroupCall(C, Kind, Pending);
+}
+
+/// A user function the walk follows: not libts's, not a lambda of the body.
+const FunctionDecl *followed(const CallExpr *C) {
+  const FunctionDecl *F = C->getDirectCallee();
+  if (!F || inLibts(F))
+    return nullptr;
+  if (const auto *M = dyn_cast<CXXMethodDecl>(F); M && M->getParent()->isLambda())
+    return nullptr;
+  return F;
+}
+
+/// The first schedule call in F's body or in the functions it calls.
+const CallExpr *scheduleCallIn(const FunctionDecl *F, std::set<const Decl *> &Seen,
+                               unsigned Depth) {
+  const FunctionDecl *Def = nullptr;
+  if (Depth > 8 || !F->hasBody(Def) || !Def || !Seen.insert(Def->getCanonicalDecl()).second)
+    return nullptr;
+  CallSites Calls;
+  Calls.TraverseStmt(Def->getBody());
+  for (const CallExpr *C : Calls.Found)
+    if (isScheduleCall(C))
+      return C;
+  for (const CallExpr *C : Calls.Found)
+    if (const FunctionDecl *G = followed(C))
+      if (const CallExpr *In = scheduleCallIn(G, Seen, Depth + 1))
+        return In;
+  return nullptr;
+}
+
+} // namespace
+
+std::vector<HiddenCall> hiddenScheduleCalls(const Stmt *Body) {
+  CallSites Calls;
+  Calls.TraverseStmt(const_cast<Stmt *>(Body));
+  std::vector<HiddenCall> Out;
+  for (const CallExpr *C : Calls.Found) {
+    const FunctionDecl *F = followed(C);
+    std::set<const Decl *> Seen;
+    if (F)
+      if (const CallExpr *In = scheduleCallIn(F, Seen, 0))
+        Out.push_back({C, In});
+  }
+  return Out;
+}
+
+} // namespace ts

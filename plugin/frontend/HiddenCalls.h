@@ -1,0 +1,30 @@
+//===- HiddenCalls.h - Schedule calls inside helper functions ---*- C++ -*-===//
+//
+// PDL calls and ts::wgmma group calls order a task's schedule, so the
+// verifier must see each one in the task body. Inside a function the task
+// calls they would go unseen: these are found and reported instead.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LIBTS_FRONTEND_HIDDENCALLS_H
+#define LIBTS_FRONTEND_HIDDENCALLS_H
+
+#include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+
+#include <vector>
+
+namespace ts {
+
+struct HiddenCall {
+  const clang::CallExpr *Outer; ///< The call in the task body.
+  const clang::CallExpr *Inner; ///< The PDL or MMA group call it reaches.
+};
+
+/// Calls in Body to user functions that (through further user functions)
+/// call ts::pdl_* or ts::wgmma::commit_group / wait_group. Lambdas defined
+/// in Body are not followed: their bodies are part of Body.
+std::vector<HiddenCall> hiddenScheduleCalls(const clang::Stmt *Body);
+
+} // namespace ts
+
+#endif

@@ -139,7 +139,9 @@ __device__ __forceinline__ void expect_cluster_ctas() {
 }
 
 /// The shared::cluster address of `local` (this CTA's shared memory) in the
-/// CTA of rank `cta`.
+/// CTA of rank `cta`. Inline asm: CCCL's cluster-space mbarrier_arrive takes
+/// a generic pointer and converts it to a shared::cta address, while a
+/// peer's barrier needs this mapa'd shared::cluster address.
 __device__ __forceinline__ uint32_t map_rank(const void *local, unsigned cta) {
   const uint32_t a = static_cast<uint32_t>(__cvta_generic_to_shared(local));
   uint32_t r;

@@ -53,18 +53,20 @@ bool has(const std::string &S, const std::string &Part) {
 
 TEST(Cluster, MulticastEmptyBarrierCountsEveryWarpOfEveryCta) {
   Pair P(2);
-  const PipelinePlan &PP = *P.plan().pipeline(P.R);
+  KernelPlan Plan = P.plan();
+  const PipelinePlan &PP = *Plan.pipeline(P.R);
   EXPECT_EQ(PP.Peers, 2u);
   EXPECT_EQ(PP.McastMask, 3u);
   EXPECT_EQ(PP.Counts.Empty, 16u); // 8 consumer warps x 2 CTAs
   EXPECT_EQ(PP.Counts.Full, 1u);   // one producer task; bytes do the rest
   EXPECT_EQ(PP.TxBytes, 4096u);    // the whole stage lands in each CTA
-  EXPECT_EQ(P.plan().ClusterCtas, 2u);
+  EXPECT_EQ(Plan.ClusterCtas, 2u);
 }
 
 TEST(Cluster, OneCtaClusterKeepsThePerThreadProtocol) {
   Pair P(1);
-  const PipelinePlan &PP = *P.plan().pipeline(P.R);
+  KernelPlan Plan = P.plan();
+  const PipelinePlan &PP = *Plan.pipeline(P.R);
   EXPECT_EQ(PP.Peers, 1u);
   EXPECT_EQ(PP.Counts.Empty, 256u);
   std::string S = P.lower();
@@ -135,7 +137,8 @@ TEST(Cluster, MasksStayInsideTheCluster) {
 TEST(Cluster, MulticastPairVerifiesLikeOneCta) {
   Pair P(2, true);
   P.load().TmaMulticast = true;
-  VerifyResult V = verifyKernel(P.B.P, P.B.kernel(), P.plan());
+  KernelPlan Plan = P.plan();
+  VerifyResult V = verifyKernel(P.B.P, P.B.kernel(), Plan);
   EXPECT_TRUE(V.Diags.empty());
   EXPECT_FALSE(V.Sim.Deadlocked);
 }

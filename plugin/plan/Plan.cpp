@@ -72,8 +72,9 @@ PipelinePlan pipelinePlan(const Program &P, const Kernel &K, unsigned R,
       if (std::any_of(T.Ops.begin(), T.Ops.end(),
                       [&](const Op &O) { return Work(O) && O.MayStoreAsync; }))
         PP.StoringConsumers.push_back(TI);
+      // A TMA store's reads are awaited per thread: the warp must meet after.
       if (std::all_of(T.Ops.begin(), T.Ops.end(), [&](const Op &O) {
-            return !Work(O) || O.AsyncRead || O.AddressOnly;
+            return !Work(O) || ((O.AsyncRead || O.AddressOnly) && !O.MayStoreAsync);
           }))
         PP.AsyncReaders.push_back(TI);
     }

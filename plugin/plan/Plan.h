@@ -52,8 +52,8 @@ struct PipelinePlan {
   /// CTA mask a stage's multicast loads write to (bit i: rank i).
   unsigned McastMask = 1;
   /// Consumers whose only reads of a stage are asynchronous MMAs, awaited
-  /// before each release (verified): their cross-CTA arrivals need no
-  /// release fence.
+  /// before each release (verified), and that start no TMA store from it:
+  /// their cross-CTA arrivals need no release fence and no warp barrier.
   std::vector<unsigned> AsyncReaders;
   bool consumerReadsAsync(unsigned Task) const;
 };

@@ -27,6 +27,8 @@ struct Pair {
       Use.cwork(R);
       B.P.Tasks.back().Ops.back().AddressOnly = true;
       Use.mma(R).mmaCommit().mmaWait(0).release(R);
+      for (Op &O : B.P.Tasks.back().Ops)
+        O.MayStoreAsync = false; // only libts's MMA calls: no TMA store
     } else {
       Use.cwork(R).release(R);
     }
@@ -77,6 +79,11 @@ TEST(Cluster, OneCtaClusterKeepsThePerThreadProtocol) {
 TEST(Cluster, AsyncOnlyReadersAreTheRelaxedOnes) {
   EXPECT_TRUE(Pair(2, true).plan().pipeline(0)->consumerReadsAsync(1));
   EXPECT_FALSE(Pair(2, false).plan().pipeline(0)->consumerReadsAsync(1));
+  // An MMA statement that may also start a TMA store: each thread waits for
+  // its own store reads, so the warp must meet before lane i arrives.
+  Pair Stores(2, true);
+  Stores.B.P.Tasks[1].Ops[2].MayStoreAsync = true;
+  EXPECT_FALSE(Stores.plan().pipeline(0)->consumerReadsAsync(1));
 }
 
 TEST(Cluster, LoweringSyncsTheClusterAndPassesThePeers) {
@@ -91,8 +98,8 @@ TEST(Cluster, LoweringSyncsTheClusterAndPassesThePeers) {
       << S;
   EXPECT_FALSE(has(S, "__syncthreads")) << S;
   EXPECT_TRUE(has(S, "::ts::pipeline_kind::tma_async, 2u, 3u}; // Ops")) << S;
-  // Consumer: may store with TMA (its work is opaque), relaxed hand-backs.
-  EXPECT_TRUE(has(S, "(ts_pipe_0, ts_cons_0, true, true)")) << S;
+  // Consumer: no TMA stores (so no store wait), relaxed hand-backs.
+  EXPECT_TRUE(has(S, "(ts_pipe_0, ts_cons_0, false, true)")) << S;
   // The exit sync is the body's last statement.
   EXPECT_TRUE(has(S, "  ::ts::detail::cluster_sync();\n}\n")) << S;
 }

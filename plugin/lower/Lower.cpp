@@ -235,11 +235,13 @@ private:
       } else {
         // A consumer that never stores from a stage skips the store wait;
         // one that only reads through awaited MMAs hands back unfenced.
-        bool Relaxed = PP.Peers > 1 && PP.consumerReadsAsync(TI);
-        std::string Stores = PP.consumerStores(TI) ? "true" : "false";
-        Args.push_back(Handle + "(" + Pipe + ", " + Cur +
-                       (Relaxed ? ", " + Stores + ", true)"
-                                : PP.consumerStores(TI) ? ")" : ", false)"));
+        bool Stores = PP.consumerStores(TI);
+        std::string Tail;
+        if (PP.Peers > 1 && PP.consumerReadsAsync(TI))
+          Tail = Stores ? ", true, true" : ", false, true";
+        else if (!Stores)
+          Tail = ", false";
+        Args.push_back(Handle + "(" + Pipe + ", " + Cur + Tail + ")");
       }
     }
     OS << In;

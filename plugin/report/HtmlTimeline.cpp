@@ -206,21 +206,10 @@ void drawMark(Svg &Out, const TraceMark &M, unsigned Lane, unsigned First) {
 } // namespace
 
 const char *shortOpName(OpKind K) {
+  // Abbreviations where opKindName is too long for a timeline cell.
   switch (K) {
   case OpKind::TryAcquire:
     return "try_acq";
-  case OpKind::Acquire:
-    return "acquire";
-  case OpKind::Commit:
-    return "commit";
-  case OpKind::TryWait:
-    return "try_wait";
-  case OpKind::Wait:
-    return "wait";
-  case OpKind::Release:
-    return "release";
-  case OpKind::Work:
-    return "work";
   case OpKind::PdlWait:
     return "pdl.wait";
   case OpKind::PdlLaunch:
@@ -229,8 +218,9 @@ const char *shortOpName(OpKind K) {
     return "mma.cg";
   case OpKind::MmaWait:
     return "mma.wait";
+  default:
+    return opKindName(K);
   }
-  return "?";
 }
 
 const char *opTag(const Op &O) {

@@ -6,11 +6,11 @@
 //   (128 x 64) and B (256 x 64) tiles into a 4-stage tma_async pipeline.
 // - `mma` (two warpgroups, 232 registers): each warpgroup computes a 64 x 256
 //   slice of the 128 x 256 tile with wgmma m64n256k16, keeps one MMA group in
-//   flight and hands back the stage the previous group read (release_oldest,
-//   verified: a stage is never released while an MMA may read it), the
-//   tile's last stage after the k-loop (which nonempty() makes run at least
-//   once, so that release is verified for K >= 64 only). At the
-//   end of each tile it converts its slice to bf16 in four 64 x 64 chunks,
+//   flight and hands back the stage the previous group read (kept in `prev`
+//   across the iteration; verified: a stage is never released while an MMA
+//   may read it), the tile's last stage after the k-loop (which nonempty()
+//   makes run at least once, so that release is verified for K >= 64 only).
+//   At the end of each tile it converts its slice to bf16 in four 64 x 64 chunks,
 //   written 128-byte swizzled into two buffers of task-owned shared memory
 //   in turn and stored by TMA, so the last stores overlap the next tile.
 // - Persistent: one CTA per SM; CTA b runs tiles b, b + grid, ... in
@@ -159,6 +159,7 @@ __device__ void mma(const Params &p, ts::consumer<Operands> ops, ts::owned<Stagi
   const unsigned wg = ts::warpgroup_index();
   float acc[BN / 2];
   for (auto t : ts::domain(0, my_units(p))) {
+    ts::stage<Operands> prev; // the stage the MMAs of the previous k-step read
     for (auto k : ts::domain(0, p.k_tiles).nonempty()) {
       auto s = ops.wait();
       const uint64_t da = ts::wgmma::make_desc_sw128(s->a + wg * 64 * BK); // this WG's rows
@@ -171,11 +172,12 @@ __device__ void mma(const Params &p, ts::consumer<Operands> ops, ts::owned<Stagi
       ts::wgmma::commit_group();
       ts::wgmma::wait_group<1>(); // the previous step's MMAs are done reading
       if (!k.first())
-        ops.release_oldest();
+        ops.release(prev);
+      prev = s;
     }
     ts::wgmma::wait_group<0>(); // the tile's last MMAs, then their stage
     ts::wgmma::fence_operand(acc);
-    ops.release_oldest();
+    ops.release(prev);
     int mb, nb;
     tile_coords(p, first_unit() + int(t) * unit_step(), mb, nb);
     store_slice(p, acc, mb, nb, wg, out->chunk[wg]);

@@ -36,6 +36,11 @@ private:
 template <class R>
 class stage {
 public:
+  /// A stage variable that carries a stage into the next iteration
+  /// (`ts::stage<R> prev; ... prev = s;`): it holds no stage until the
+  /// first assignment, and the verifier rejects a hand-back before it.
+  __device__ __forceinline__ stage()
+      : payload_(nullptr), index_(0), full_(nullptr), issuer_(false), mask_(1) {}
   __device__ __forceinline__ stage(R *payload, unsigned index, uint64_t *full, bool issuer,
                                    unsigned mask = 1)
       : payload_(payload), index_(index), full_(full), issuer_(issuer), mask_(mask) {}

@@ -45,7 +45,8 @@ std::string classify(const Stmt *S, const Stmt *Parent) {
 
 } // namespace
 
-PositionCause positionCause(ASTContext &Ctx, const Stmt *Call, const Stmt *Body) {
+PositionCause positionCause(ASTContext &Ctx, const Stmt *Call, const Stmt *Body,
+                            ArrayRef<const Stmt *> Loops) {
   // Declarations sit between statements ('auto s = h.acquire();' has the
   // VarDecl as the call's parent): walk every node, classify statements.
   DynTypedNode N = DynTypedNode::create(*Call);
@@ -57,7 +58,7 @@ PositionCause positionCause(ASTContext &Ctx, const Stmt *Call, const Stmt *Body)
     const Stmt *S = N.get<Stmt>();
     if (S == Body)
       break;
-    if (S && S != Call) {
+    if (S && S != Call && !llvm::is_contained(Loops, S)) {
       std::string What = classify(S, Parent.get<Stmt>());
       if (!What.empty())
         return {What, S->getBeginLoc()};

@@ -20,9 +20,10 @@ struct PositionCause {
 };
 
 /// The innermost construct between the call and the task body that hides
-/// it from the model.
+/// it from the model. The task's own domain loops (Loops) hide nothing.
 PositionCause positionCause(clang::ASTContext &Ctx, const clang::Stmt *Call,
-                            const clang::Stmt *Body);
+                            const clang::Stmt *Body,
+                            llvm::ArrayRef<const clang::Stmt *> Loops = {});
 
 } // namespace ts
 

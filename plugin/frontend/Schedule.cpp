@@ -1,5 +1,6 @@
 //===- Schedule.cpp - Task body to head/loop/tail ops ----------------------===//
 #include "frontend/Schedule.h"
+#include "frontend/Walker.h"
 #include "frontend/DiagEmitter.h"
 #include "frontend/Position.h"
 #include "frontend/Vocabulary.h"
@@ -16,12 +17,14 @@
 using namespace clang;
 
 namespace ts {
-namespace {
+namespace walk {
 
-const char *PositionHint =
+const char *const PositionHint =
     "pipeline operations may stand only at the top level of the task body, "
     "directly in the body of its ts::domain loop, or under 'if (i.first())', "
     "'if (i.last())' or their negations in that loop";
+
+namespace {
 
 std::optional<OpKind> opKindOf(StringRef Method, Role R) {
   if (R == Role::Producer) {
@@ -85,6 +88,8 @@ struct PdlCalls : RecursiveASTVisitor<PdlCalls> {
   }
 };
 
+} // namespace
+
 /// References to stage variables inside one statement.
 struct StageRefs : RecursiveASTVisitor<StageRefs> {
   const std::map<const VarDecl *, HandleParam> &Stages;
@@ -97,6 +102,9 @@ struct StageRefs : RecursiveASTVisitor<StageRefs> {
     return true;
   }
 };
+
+namespace {
+
 
 /// Stage variables that do not come from an op, and stages used inside
 /// lambdas: either hides when the stage is touched.
@@ -207,58 +215,8 @@ struct TmaLoads : RecursiveASTVisitor<TmaLoads> {
   }
 };
 
-class Walker {
-public:
-  Walker(ASTContext &Ctx, const std::map<const ParmVarDecl *, HandleParam> &H,
-         Task &T, DiagList &Diags)
-      : Ctx(Ctx), Handles(H), T(T), Diags(Diags) {}
+} // namespace
 
-  void run(const CompoundStmt *Body);
-
-private:
-  struct OpCall {
-    const CXXMemberCallExpr *Call;
-    HandleParam H;
-    OpKind Kind;
-  };
-  std::optional<OpCall> asOp(const Expr *E);
-  std::optional<OpCall> statementOp(const Stmt *S, const VarDecl *&Bound);
-  const CXXForRangeStmt *asDomainLoop(const Stmt *S);
-  std::optional<Guard> asGuard(const IfStmt *If);
-  void statement(const Stmt *S);
-  bool pdlStatement(const Stmt *S);
-  bool mmaGroupStatement(const Stmt *S);
-  void checkPdlPositions(const CompoundStmt *Body);
-  void misplaced(const Stmt *Call, const CompoundStmt *Body, const std::string &What,
-                 const char *Hint);
-  void guardedBody(const Stmt *Then, Guard G);
-  void recordDomain(const CXXForRangeStmt *FR, Domain &D);
-  void innerLoop(const CXXForRangeStmt *FR);
-  void body(const Stmt *B);
-  void bindOperands(const OpCall &Op, const VarDecl *Bound, ts::Op &Rec);
-  void deriveStages(const Stmt *S, const struct StageRefs &Refs);
-  const VarDecl *stageVar(const Expr *E) const;
-  const CXXForRangeStmt *asDomainLoopWithHints(const Stmt *S);
-  void checkJumps(const Stmt *S, bool InLoop, unsigned Breakable,
-                  unsigned Continuable);
-  void error(SourceLocation L, std::string Msg, std::string Note,
-             SourceLocation NoteLoc = SourceLocation());
-
-  ASTContext &Ctx;
-  const std::map<const ParmVarDecl *, HandleParam> &Handles;
-  Task &T;
-  DiagList &Diags;
-  std::map<const VarDecl *, HandleParam> Stages;
-  std::map<const VarDecl *, int> StageIds; ///< Op::Stage of each stage variable.
-  std::map<const VarDecl *, int> TokenOps; ///< Token variable -> its try_ op.
-  std::set<const CXXMemberCallExpr *> Accepted;
-  std::set<const CallExpr *> AcceptedPdl;
-  Section Sec = Section::Head;
-  Guard G = Guard::Always;
-  const VarDecl *LoopVar = nullptr; ///< Of the innermost domain loop being walked.
-  const CXXForRangeStmt *Loop = nullptr;
-  const CXXForRangeStmt *InnerLoop = nullptr;
-};
 
 void Walker::error(SourceLocation L, std::string Msg, std::string Note,
                    SourceLocation NoteLoc) {
@@ -508,7 +466,10 @@ bool Walker::mmaGroupStatement(const Stmt *S) {
 /// An op the walk did not accept: the error names what hides it.
 void Walker::misplaced(const Stmt *Call, const CompoundStmt *Body, const std::string &What,
                        const char *Hint) {
-  PositionCause Cause = positionCause(Ctx, Call, Body);
+  std::vector<const Stmt *> Loops{Loop};
+  if (InnerLoop)
+    Loops.push_back(InnerLoop);
+  PositionCause Cause = positionCause(Ctx, Call, Body, Loops);
   SourceLocation At = cast<Expr>(Call)->getExprLoc();
   if (Cause.What.empty()) {
     error(At, What + " is in a position libts cannot verify", Hint);
@@ -531,7 +492,7 @@ void Walker::checkPdlPositions(const CompoundStmt *Body) {
 }
 
 void Walker::statement(const Stmt *S) {
-  if (pdlStatement(S) || mmaGroupStatement(S))
+  if (pdlStatement(S) || mmaGroupStatement(S) || carryStatement(S))
     return;
   const VarDecl *Bound = nullptr;
   if (auto Op = statementOp(S, Bound)) {
@@ -671,6 +632,7 @@ void Walker::bindOperands(const OpCall &Op, const VarDecl *Bound, ts::Op &Rec) {
       return;
     }
     Rec.Stage = StageIds.at(V);
+    Rec.CarriedStage = Carried.count(V) > 0;
     return;
   }
   case OpKind::Work:
@@ -678,6 +640,7 @@ void Walker::bindOperands(const OpCall &Op, const VarDecl *Bound, ts::Op &Rec) {
   case OpKind::PdlLaunch:
   case OpKind::MmaCommit:
   case OpKind::MmaWait:
+  case OpKind::Carry:
     return;
   }
 }
@@ -796,11 +759,14 @@ void Walker::run(const CompoundStmt *Body) {
             "it hides operations from the verifier");
   StageEscapes Esc(Stages, [&](const Expr *E) { return asOp(E).has_value(); });
   Esc.TraverseStmt(const_cast<CompoundStmt *>(Body));
+  checkStageAssigns(Body);
   for (const VarDecl *V : Esc.Unbound)
-    error(V->getLocation(),
-          "stage '" + V->getNameAsString() + "' does not come from acquire() or wait()",
-          "take each stage as 'auto s = h.acquire();' or 'auto s = h.wait();' "
-          "and use that variable; copies hide its uses from the verifier");
+    if (!Rejected.count(V))
+      error(V->getLocation(),
+            "stage '" + V->getNameAsString() + "' does not come from acquire() or wait()",
+            "take each stage as 'auto s = h.acquire();' or 'auto s = h.wait();' "
+            "and use that variable; a stage kept for a later iteration is declared "
+            "'ts::stage<R> prev;' where pipeline operations may stand");
   for (const DeclRefExpr *R : Esc.InLambda)
     error(R->getLocation(),
           "stage '" + R->getDecl()->getNameAsString() + "' is used inside a lambda",
@@ -812,7 +778,7 @@ void Walker::run(const CompoundStmt *Body) {
       checkJumps(S, false, S == Loop ? 0 : 1, S == Loop ? 0 : 1);
 }
 
-} // namespace
+} // namespace walk
 
 void extractSchedule(ASTContext &Ctx, const FunctionDecl *FD,
                      const std::map<const ParmVarDecl *, HandleParam> &Handles,
@@ -820,7 +786,7 @@ void extractSchedule(ASTContext &Ctx, const FunctionDecl *FD,
   const auto *Body = dyn_cast_or_null<CompoundStmt>(FD->getBody());
   if (!Body)
     return;
-  Walker(Ctx, Handles, T, Diags).run(Body);
+  walk::Walker(Ctx, Handles, T, Diags).run(Body);
 }
 
 } // namespace ts

@@ -58,6 +58,8 @@ const char *opKindName(OpKind K) {
     return "wgmma commit_group";
   case OpKind::MmaWait:
     return "wgmma wait_group";
+  case OpKind::Carry:
+    return "stage copy";
   }
   return "?";
 }

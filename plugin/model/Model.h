@@ -65,6 +65,9 @@ enum class OpKind {
   PdlLaunch, ///< ts::pdl_launch_dependents(): griddepcontrol.launch_dependents.
   MmaCommit, ///< ts::wgmma::commit_group(): closes the group of MMAs issued so far.
   MmaWait,   ///< ts::wgmma::wait_group<N>(): all but the newest N groups are done.
+  /// `ts::stage<R> prev;` (Op::From none) or `prev = s;`: a carried stage
+  /// variable holds nothing, or the stage s holds (no resource).
+  Carry,
 };
 
 const char *opKindName(OpKind K);
@@ -130,6 +133,11 @@ struct Op {
   bool AsyncRead = false;
   /// release_oldest(): hands back the oldest stage the task holds.
   bool Oldest = false;
+  /// Commit/release of a carried stage variable (`ts::stage<R> prev;`),
+  /// which may hold a stage of an earlier iteration, or none.
+  bool CarriedStage = false;
+  /// Carry: the stage variable copied into Stage (NoStage: its declaration).
+  int From = NoStage;
   /// Work that may start a TMA store reading the stage (it calls something
   /// libts cannot see through): the task's releases wait for store reads.
   bool MayStoreAsync = true;

@@ -34,6 +34,7 @@ const char *opClass(OpKind K) {
   case OpKind::Release:
     return "release";
   case OpKind::Work:
+  case OpKind::Carry:
     return "work";
   case OpKind::PdlWait:
   case OpKind::PdlLaunch:

@@ -54,7 +54,11 @@ std::string tag(const Op &O) {
 
 std::string cell(const Program &P, const SimStep &S) {
   const Op &O = P.Tasks[S.Task].Ops[S.OpIndex];
-  std::string C = fit(O.onResource() ? P.Resources[O.Resource].Name : "grid", 10) + " " +
+  // A stage copy belongs to no resource and is not grid-wide either.
+  std::string Subject = O.onResource()             ? P.Resources[O.Resource].Name
+                        : O.Kind == OpKind::Carry ? ""
+                                                  : "grid";
+  std::string C = fit(Subject, 10) + " " +
                   fit(opKindName(O.Kind), 11) + " ";
   if (S.Blocked)
     return fit(C + "blocked", CellWidth);

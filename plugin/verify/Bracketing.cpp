@@ -107,8 +107,8 @@ void BracketChecker::run(const std::vector<unsigned> &Linear) {
     if (O.Kind == W.Open) {
       Open.push_back(I);
       WorkReported = false;
-    } else if (O.Kind == W.Close && O.Oldest && O.Sec == Section::Loop &&
-               O.G == Guard::NotFirstIter) {
+    } else if (O.Kind == W.Close && (O.Oldest || O.CarriedStage) &&
+               O.Sec == Section::Loop && O.G == Guard::NotFirstIter) {
       CarriesOver = true; // Stages.cpp follows which stage it returns.
       LastClose = I;
     } else if (O.Kind == W.Close) {

@@ -77,6 +77,7 @@ Unrolled unroll(const Task &T, uint64_t N) {
   }
   auto Emit = [&](size_t I, uint64_t C, Op O) {
     O.Stage = renumberStage(O.Stage, InnerBound, Vars, C);
+    O.From = renumberStage(O.From, InnerBound, Vars, C);
     U.Copy[I][C] = int(U.Ops.size());
     U.Ops.push_back(std::move(O));
   };

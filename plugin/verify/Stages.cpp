@@ -52,6 +52,8 @@ private:
   void take(unsigned I);
   void giveBack(unsigned I);
   void touch(unsigned I);
+  void carry(const Op &O);
+  void unheld(const Op &O);
   void endSection();
   void dangling(const Pending &Pd);
   void checkAsyncReaders(unsigned I, const Instance &In);
@@ -145,8 +147,11 @@ void StageWalk::giveBack(unsigned I) {
     return;
   }
   auto B = Bound.find(O.Stage);
-  if (!O.Oldest && B == Bound.end())
+  if (!O.Oldest && B == Bound.end()) {
+    if (O.CarriedStage)
+      unheld(O);
     return;
+  }
   unsigned Index = O.Oldest ? Q.front() : B->second;
   Instance &In = Instances[Index];
   if (O.Kind == OpKind::Release)
@@ -172,6 +177,25 @@ void StageWalk::giveBack(unsigned I) {
   }
   Q.erase(std::find(Q.begin(), Q.end(), Index));
   In.ReturnedBy = int(I);
+}
+
+/// A carried variable holds the stage it was last assigned, or none since
+/// its declaration ran.
+void StageWalk::carry(const Op &O) {
+  auto From = Bound.find(O.From);
+  if (From == Bound.end())
+    Bound.erase(O.Stage);
+  else
+    Bound[O.Stage] = From->second;
+}
+
+void StageWalk::unheld(const Op &O) {
+  if (Diag *D = once("unheld", O, std::string(opKindName(O.Kind)) + " of " + res(O) +
+                                      " hands back a carried stage variable that holds no "
+                                      "stage here",
+                     Check::Ownership))
+    note(*D, O.Loc, "assign it a stage first ('prev = s;'); a release that lags one "
+                    "iteration runs under 'if (!i.first())'");
 }
 
 void StageWalk::touch(unsigned I) {
@@ -223,6 +247,8 @@ void StageWalk::step(unsigned I) {
     ++Committed;
     return;
   }
+  if (O.Kind == OpKind::Carry)
+    return carry(O);
   if (O.Kind == OpKind::MmaWait) {
     Completed = std::max(Completed, Committed > O.Pending ? Committed - O.Pending : 0);
     LastWait = int(I);
@@ -251,6 +277,7 @@ void StageWalk::step(unsigned I) {
   case OpKind::PdlLaunch:
   case OpKind::MmaCommit:
   case OpKind::MmaWait:
+  case OpKind::Carry:
     return;
   }
 }

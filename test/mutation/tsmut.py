@@ -1591,7 +1591,14 @@ def op_late_pdl_wait(ctx: Ctx):
 # every committed group but the newest N is complete. Handing a stage back
 # (release(s), release_oldest(): the oldest stage the task holds) while a
 # group that read it is not complete lets the producer overwrite what an MMA
-# still reads. The task is run alone at the trip counts that matter (a
+# still reads. A carried stage variable (`ts::stage<R> prev;`, no
+# initializer) holds no stage each time its declaration runs; `prev = s;`
+# makes it hold the stage s holds, and `release(prev)` / `commit(prev)`
+# hands back that stage. Handing back a variable that holds nothing is a
+# fault: the default-constructed stage has index 0, so the release arrives
+# on slot 0's empty barrier, a stage the task may not hold (the producer
+# may refill it while it is read) and the stage it meant is never handed
+# back. The task is run alone at the trip counts that matter (a
 # constant one as it is; a runtime one 0 .. 4 + the largest N, or 0 .. 3 for
 # a domain loop with another nested in it, whose trip count is then the same
 # on every outer iteration), with `i.first()` / `i.last()` guards and their
@@ -1608,6 +1615,10 @@ _MMA_GROUP_ANY = re.compile(r"\bwgmma\s*::\s*(?:commit_group|wait_group)\b")
 _MMA_COMMIT = re.compile(r"^(?:::)?ts\s*::\s*wgmma\s*::\s*commit_group\s*\(\s*\)\s*;$", re.S)
 _MMA_WAIT = re.compile(r"^(?:::)?ts\s*::\s*wgmma\s*::\s*wait_group\s*<\s*(\d+)\s*>\s*\(\s*\)\s*;$", re.S)
 _OLDEST_OP = re.compile(r"^(\w+)\s*\.\s*release_oldest\s*\(\s*\)\s*;$", re.S)
+# A carried stage variable: declared with no initializer, assigned a stage
+# variable in a statement of its own (the verifier refuses any other form).
+_CARRY_DECL = re.compile(r"^(?:::)?ts\s*::\s*stage\s*<\s*(\w+)\s*>\s*(\w+)\s*;$", re.S)
+_CARRY_COPY = re.compile(r"^(\w+)\s*=\s*(\w+)\s*;$", re.S)
 _CLOSE_OP = re.compile(r"^(\w+)\s*\.\s*(commit|release)\s*\(\s*(\w+)\s*\)\s*;$", re.S)
 _TAKE_PLAIN = re.compile(r"^(\w+)\s*\.\s*(acquire|wait)\s*\([^;]*\)\s*;$", re.S)
 _HANDLE_CALL = re.compile(r"(?<![\w.>])(\w+)\s*\.\s*(acquire|wait|try_acquire|try_wait|commit|release|"
@@ -1624,6 +1635,7 @@ class MGuardIf:
     body_stmts: List[Tuple[int, int]]
     lit: Tuple[str, str, bool]  # (loop variable, "first" | "last", True unless negated)
     has_else: bool
+    block: int = 0  # the statement list the `if` stands in (MEv.block)
 
 
 @dataclass
@@ -1634,13 +1646,15 @@ class MLoop:
     trips: Optional[int]
     start: int
     body: List[object] = field(default_factory=list)
+    end: int = 0  # end of the `for` statement
+    body_open: Optional[int] = None  # offset of the body's `{` (None: no braces)
     nested: bool = False  # holds another domain loop
     nonempty: bool = False  # never runs 0 times (`.nonempty()`, Task.traps)
 
 
 @dataclass
 class MEv:
-    kind: str  # take / mma / group_commit / group_wait / close / oldest
+    kind: str  # take / mma / group_commit / group_wait / close / oldest / carry_decl / carry
     start: int
     end: int
     section: str  # head / loop / tail
@@ -1649,11 +1663,13 @@ class MEv:
     loop: Optional[MLoop] = None  # innermost domain loop around it
     top: bool = False  # a statement of that loop body's own block
     encl: Optional[MGuardIf] = None  # innermost first/last guard
+    block: int = 0  # the statement list it stands in (one id per block walked)
     handle: str = ""
-    var: str = ""  # take: the stage variable; close: its argument
+    var: str = ""  # take: the stage variable; close: its argument; carry*: the carried variable
     method: str = ""  # take: acquire/wait; close: commit/release
     n: int = 0  # group_wait
     reads: Tuple[str, ...] = ()  # mma: stage variables it reads
+    src: str = ""  # carry: the stage variable copied (`var = src;`)
 
 
 @dataclass
@@ -1684,17 +1700,20 @@ def _domain_trips(t: str, args: List[Tuple[int, int]]) -> Optional[int]:
 
 def _mma_model(src: "Source", task: Task, all_handles: bool = False) -> MmaModel:
     """The task's events (domain loops, guards, takes, hand-backs, MMAs and
-    group ops). Only the handles whose stages MMAs read are kept, and a task
-    without MMAs has no events, unless `all_handles` (drop_nonempty runs the
-    same walk over every handle of a task)."""
+    group ops, carried stage variables' declarations and copies). Only the
+    handles whose stages MMAs read are kept, and a task without MMAs has no
+    events, unless `all_handles` (drop_nonempty and the carry operators run
+    the same walk over every handle of a task)."""
     t = src.text
     events: List[MEv] = []
     loops: List[MLoop] = []
     stage_vars: List[str] = []
     derived: Dict[str, set] = {}
+    carried: Dict[str, str] = {}  # carried stage variable -> its handle
     problems: List[str] = []
     handles = task.handles
     st_ = {"section": "head"}
+    blocks = [0]  # ids of the statement lists walked (MEv.block)
 
     def used(var: str, text: str) -> bool:
         return re.search(r"(?<![\w.])" + re.escape(var) + r"\b", text) is not None
@@ -1710,6 +1729,7 @@ def _mma_model(src: "Source", task: Task, all_handles: bool = False) -> MmaModel
         def __init__(self, out, guard, unknown, encl, loop, lvars, top):
             self.out, self.guard, self.unknown, self.encl = out, guard, unknown, encl
             self.loop, self.lvars, self.top = loop, lvars, top
+            self.block = 0
 
         def sub(self, **kw):
             c = Ctx_(self.out, self.guard, self.unknown, self.encl, self.loop, self.lvars, False)
@@ -1719,7 +1739,7 @@ def _mma_model(src: "Source", task: Task, all_handles: bool = False) -> MmaModel
 
     def add(c, kind, s, e, **kw):
         ev = MEv(kind, s, e, "loop" if c.loop else st_["section"], c.guard, c.unknown, c.loop,
-                 c.top, c.encl, **kw)
+                 c.top, c.encl, c.block, **kw)
         events.append(ev)
         c.out.append(ev)
 
@@ -1741,6 +1761,8 @@ def _mma_model(src: "Source", task: Task, all_handles: bool = False) -> MmaModel
                 stage_vars.append(m.group(1))
                 derived.pop(m.group(1), None)
             return  # a try_ only tests a stage
+        if carry(s, e, st, c):
+            return
         for rx, kind in ((_TAKE_PLAIN, "take"), (_CLOSE_OP, "close"), (_OLDEST_OP, "oldest")):
             m = rx.match(st)
             if m and m.group(1) in handles:
@@ -1764,6 +1786,10 @@ def _mma_model(src: "Source", task: Task, all_handles: bool = False) -> MmaModel
         if any(h in handles for h, _ in _HANDLE_CALL.findall(st)):
             problems.append("line %d: a pipeline op inside a larger statement" % line)
             return
+        if assigns_stage(st):
+            problems.append("line %d: an assignment to a stage variable the model does not follow"
+                            % line)
+            return
         if _MMA_ISSUE.search(st):
             add(c, "mma", s, e, reads=refs(st))
             return
@@ -1775,7 +1801,34 @@ def _mma_model(src: "Source", task: Task, all_handles: bool = False) -> MmaModel
             else:
                 derived.pop(name, None)
 
+    def carry(s, e, st, c) -> bool:
+        """A carried variable's declaration or copy: an event (True)."""
+        m = _CARRY_DECL.match(st)
+        if m:
+            hs = [h for h, (_, r) in handles.items() if r == m.group(1)]
+            if len(hs) != 1:
+                problems.append("line %d: a carried stage variable of '%s', of which the task has "
+                                "%d handles" % (src.line(s), m.group(1), len(hs)))
+                return True
+            carried[m.group(2)] = hs[0]
+            stage_vars.append(m.group(2))
+            derived.pop(m.group(2), None)
+            add(c, "carry_decl", s, e, handle=hs[0], var=m.group(2))
+            return True
+        m = _CARRY_COPY.match(st)
+        if m and m.group(1) in carried:
+            add(c, "carry", s, e, handle=carried[m.group(1)], var=m.group(1), src=m.group(2))
+            return True
+        return False
+
+    def assigns_stage(st) -> bool:
+        """Whether the statement assigns a stage variable (the verifier
+        refuses that anywhere but as `prev = s;` of its own, prev carried)."""
+        return any(re.search(r"(?<![\w.])" + re.escape(v) + r"\s*=(?!=)", st) for v in stage_vars)
+
     def walk(a, b, c):
+        blocks[0] += 1
+        c.block = blocks[0]
         for s, e in split_block(t, a, b):
             st = t[s:e]
             w = _word_at(t, s)
@@ -1785,7 +1838,10 @@ def _mma_model(src: "Source", task: Task, all_handles: bool = False) -> MmaModel
                 args = _top_level_args(t, do + 1, _match(t, do))
                 if any(used(v, t[x:y]) for v in c.lvars for x, y in args):
                     problems.append("line %d: a domain that depends on an outer loop" % src.line(s))
-                loop = MLoop(dm.group(1), _domain_trips(t, args), s,
+                hc = _match(t, t.index("(", s))
+                bo = _skip_ws(t, hc + 1, e)
+                loop = MLoop(dm.group(1), _domain_trips(t, args), s, end=e,
+                             body_open=bo if t[bo] == "{" else None,
                              nonempty=_nonempty_span(t, _match(t, do)) is not None or
                              any(lp is not None and lp.start == s and task.never_empty(sect)
                                  for sect, lp in (("loop", task.loop), ("inner", task.inner))))
@@ -1793,8 +1849,6 @@ def _mma_model(src: "Source", task: Task, all_handles: bool = False) -> MmaModel
                     c.loop.nested = True
                 loops.append(loop)
                 c.out.append(loop)
-                hc = _match(t, t.index("(", s))
-                bo = _skip_ws(t, hc + 1, e)
                 inner = c.sub(out=loop.body, encl=None, loop=loop, lvars=c.lvars + (loop.var,),
                               top=True)
                 if t[bo] == "{":
@@ -1818,7 +1872,7 @@ def _mma_model(src: "Source", task: Task, all_handles: bool = False) -> MmaModel
                 if gm and gm.group(2) in c.lvars:
                     lit = (gm.group(2), gm.group(3), gm.group(1) == "")
                     inner = split_block(t, bo + 1, be - 1) if t[bo] == "{" else [(bo, be)]
-                    info = MGuardIf(s, e, pc + 1, (bo, be), inner, lit, els is not None)
+                    info = MGuardIf(s, e, pc + 1, (bo, be), inner, lit, els is not None, c.block)
                     body(bo, be, c.sub(guard=c.guard + (lit,), encl=info))
                     if els:
                         body(els[0], els[1], c.sub(guard=c.guard + ((lit[0], lit[1], not lit[2]),),
@@ -1833,7 +1887,7 @@ def _mma_model(src: "Source", task: Task, all_handles: bool = False) -> MmaModel
                 continue
             if w in ("for", "while", "do", "switch", "else"):
                 if _MMA_GROUP_ANY.search(st) or any(h in handles for h, _ in _HANDLE_CALL.findall(st)) \
-                        or _DOMAIN_LOOP.search(st):
+                        or _DOMAIN_LOOP.search(st) or assigns_stage(st):
                     problems.append("line %d: wgmma group or pipeline ops inside a loop that is not a "
                                     "ts::domain" % src.line(s))
                 elif _MMA_ISSUE.search(st):
@@ -1845,7 +1899,7 @@ def _mma_model(src: "Source", task: Task, all_handles: bool = False) -> MmaModel
     top: List[object] = []
     walk(task.body[0], task.body[1], Ctx_(top, (), None, None, None, (), False))
     read = {v for ev in events if ev.kind == "mma" for v in ev.reads}
-    hs = {ev.handle for ev in events if ev.kind == "take" and ev.var in read}
+    hs = {ev.handle for ev in events if ev.kind in ("take", "carry_decl") and ev.var in read}
 
     def keep(ev):
         return all_handles or ev.kind in ("mma", "group_commit", "group_wait") or ev.handle in hs
@@ -1887,7 +1941,9 @@ def _mma_run(model: MmaModel, trips: Dict[int, int], mode: str) -> List[str]:
     st = {"committed": 0, "done": 0}  # groups closed / seen complete by a wait
     insts = []  # [take event, read group, read event, hand-back event, when taken]
     held: Dict[str, List[int]] = {}
-    bound: Dict[str, int] = {}
+    # stage variable -> the instance it holds (None: a carried variable
+    # that holds nothing)
+    bound: Dict[str, Optional[int]] = {}
     env: Dict[str, Tuple[int, int]] = {}  # loop variable -> (iteration, trips)
 
     def runs(ev):
@@ -1947,7 +2003,7 @@ def _mma_run(model: MmaModel, trips: Dict[int, int], mode: str) -> List[str]:
                 bound[ev.var] = len(insts) - 1
         elif ev.kind == "mma":
             for v in ev.reads:
-                if v not in bound:
+                if bound.get(v) is None:
                     continue
                 inst = insts[bound[v]]
                 if inst[3] is not None:
@@ -1957,7 +2013,19 @@ def _mma_run(model: MmaModel, trips: Dict[int, int], mode: str) -> List[str]:
         elif ev.kind == "close":
             if ev.var not in bound:
                 raise _OutOfModel("`%s` hands back a stage the model does not follow" % code(ev))
+            if bound[ev.var] is None:
+                raise _Fault("%s: `%s` (line %d) hands back `%s`, which holds no stage here: the "
+                             "default stage has index 0, so the release arrives on slot 0 of '%s', "
+                             "a stage the task does not hold there (its producer may refill it "
+                             "while it is read), and the stage meant is never handed back" % (
+                                 when(ev), code(ev), ln(ev), ev.var, res(ev.handle)))
             give_back(ev, bound[ev.var])
+        elif ev.kind == "carry_decl":
+            bound[ev.var] = None  # each run of the declaration empties it
+        elif ev.kind == "carry":
+            if ev.src not in bound:
+                raise _OutOfModel("`%s` copies a stage the model does not follow" % code(ev))
+            bound[ev.var] = bound[ev.src]
         elif ev.kind == "oldest":
             q = held.get(ev.handle, [])
             if not q:
@@ -2039,7 +2107,8 @@ def _mma_verdict(model: MmaModel) -> Tuple[Optional[str], str]:
                         err, ", ".join("`if (%s)`" % c for c in conds))
     try:
         if all(not _mma_run(model, trips, "never") for trips in choices):
-            return VALID, "no stage is handed back while an MMA group that read it may be running"
+            return VALID, ("every stage is handed back once, oldest first, and none while an MMA "
+                           "group that read it may be running")
     except _OutOfModel as e:
         return None, str(e)
     return None, "safe only through a wait_group under a condition the model does not know"
@@ -2054,7 +2123,8 @@ def _mma_models(ctx: Ctx) -> List[MmaModel]:
     return out
 
 
-def _mma_mutant(ctx: Ctx, model: MmaModel, name: str, want, at: int, what: str, why: str, edits):
+def _mma_mutant(ctx: Ctx, model: MmaModel, name: str, want, at: int, what: str, why: str, edits,
+                all_handles: bool = False):
     """The mutant, labelled by the model run on the mutated text; None when
     the verdict is not one the operator makes (`want`) or cannot be decided."""
     probe = Mutant(ctx.s.path, name, 0, "", 0, "", "", edits)
@@ -2063,7 +2133,7 @@ def _mma_mutant(ctx: Ctx, model: MmaModel, name: str, want, at: int, what: str, 
         task = mutated.tasks.get(model.task.name)
         if task is None:
             return None
-        label, reason = _mma_verdict(_mma_model(mutated, task))
+        label, reason = _mma_verdict(_mma_model(mutated, task, all_handles))
     except (ValueError, IndexError):
         return None
     if label not in want:
@@ -2139,12 +2209,34 @@ def op_mma_drop_wait(ctx: Ctx):
                 yield m
 
 
+def _carried_vars(model: MmaModel) -> Dict[str, MEv]:
+    """Carried stage variable -> its declaration."""
+    return {ev.var: ev for ev in model.events if ev.kind == "carry_decl"}
+
+
+def _lag_back(model: MmaModel, ev: MEv) -> bool:
+    """A hand-back of a stage kept from an earlier iteration: release_oldest(),
+    or release(v) / commit(v) of a carried variable v."""
+    return ev.kind == "oldest" or (ev.kind == "close" and ev.var in _carried_vars(model))
+
+
+def _unit_in(ev: MEv, block: int) -> Optional[Tuple[int, int]]:
+    """The statement of that block that holds the event: the event itself,
+    or the first/last guard directly around it (moved with its body)."""
+    if ev.block == block:
+        return ev.start, ev.end
+    if ev.encl is not None and ev.encl.block == block:
+        return ev.encl.start, ev.encl.end
+    return None
+
+
 def op_mma_unguard_oldest(ctx: Ctx):
-    """Take `h.release_oldest();` out of its `if (!i.first())`."""
+    """Take `h.release_oldest();` or `h.release(prev);` (prev carried) out of
+    its `if (!i.first())`."""
     for model in _mma_models(ctx):
         for ev in model.events:
             g = ev.encl
-            if ev.kind != "oldest" or g is None or ev.loop is None or \
+            if not _lag_back(model, ev) or g is None or ev.loop is None or \
                     g.lit != (ev.loop.var, "first", False) or g.has_else:
                 continue
             text = _one_line(ctx.s.src[ev.start:ev.end])
@@ -2157,23 +2249,25 @@ def op_mma_unguard_oldest(ctx: Ctx):
             m = _mma_mutant(ctx, model, "mma_unguard_oldest", (BUG,), ev.start,
                             "task '%s': move `%s` out of `if (!%s.first())`" % (
                                 model.task.name, text, ev.loop.var),
-                            "release_oldest() now runs on the first iteration too", edits)
+                            "the lag's hand-back now runs on the first iteration too", edits)
             if m:
                 yield m
 
 
 def op_mma_release_newest(ctx: Ctx):
-    """`h.release_oldest()` -> `h.release(s)`, s the stage the iteration waited for."""
+    """`h.release_oldest()` (or `h.release(prev)`, prev carried) -> `h.release(s)`,
+    s the stage the iteration waited for."""
     for model in _mma_models(ctx):
         for k, ev in enumerate(model.events):
-            if ev.kind != "oldest" or ev.loop is None:
+            if not _lag_back(model, ev) or ev.method == "commit" or ev.loop is None:
                 continue
             takes = [x for x in model.events[:k] if x.kind == "take" and x.handle == ev.handle
                      and x.loop is ev.loop and x.top and not x.guard and not x.unknown and x.var]
             if not takes:
                 continue
             var = takes[-1].var
-            cm = re.compile(r"release_oldest\s*\(\s*\)").search(ctx.t, ev.start, ev.end)
+            cm = re.compile(r"release_oldest\s*\(\s*\)" if ev.kind == "oldest" else
+                            r"release\s*\(\s*" + re.escape(ev.var) + r"\s*\)").search(ctx.t, ev.start, ev.end)
             m = _mma_mutant(ctx, model, "mma_release_newest", (BUG,), ev.start,
                             "task '%s': `%s` -> `%s.release(%s);`" % (
                                 model.task.name, _one_line(ctx.s.src[ev.start:ev.end]), ev.handle, var),
@@ -2181,6 +2275,137 @@ def op_mma_release_newest(ctx: Ctx):
                             [(cm.start(), cm.end(), "release(%s)" % var)])
             if m:
                 yield m
+
+
+def op_mma_release_early(ctx: Ctx):
+    """Move a hand-back (with the first/last guard directly around it) to just
+    before the wait_group that precedes it in its block."""
+    for model in _mma_models(ctx):
+        for ev in model.events:
+            if ev.kind not in ("close", "oldest"):
+                continue
+            # What moves: the hand-back, when a wait_group precedes it in its
+            # own block; else the first/last `if` around it (the lag's
+            # `if (!k.first())` after its wait_group<1>).
+            w, unit = None, None
+            for block in (ev.block, ev.encl.block if ev.encl else None):
+                u = _unit_in(ev, block) if block is not None else None
+                waits = [x for x in model.events if u and x.kind == "group_wait" and
+                         x.block == block and x.end <= u[0]]
+                if waits:
+                    w, unit = waits[-1], u
+                    break
+            if w is None:
+                continue
+            a, b = unit
+            text = _one_line(ctx.t[a:b])  # comments masked: the unit becomes one line
+            m = _mma_mutant(ctx, model, "mma_release_early", (BUG,), ev.start,
+                            "task '%s': move `%s` before `%s` (line %d)" % (
+                                model.task.name, text, _one_line(ctx.s.src[w.start:w.end]),
+                                ctx.s.line(w.start)),
+                            "the stage is handed back before the wait for its MMAs' group",
+                            [(a, b, _blank(ctx.s.src, a, b, "moved")), (w.start, w.start, text + " ")])
+            if m:
+                yield m
+
+
+# ----------------------------------------------------------------------------
+# Carried stage variables (`ts::stage<R> prev;`, `prev = s;`)
+#
+# Operators on the declaration and the copy of a carried variable, labelled
+# by the model above run on the mutated text with every handle of the task
+# (a task without MMAs is followed too): releasing a variable that holds
+# nothing, a stage twice, one an MMA may still read, or leaving one held is
+# BUG; a mutant where every stage is still handed back once, after its MMAs,
+# is VALID; one the model cannot follow is not made.
+
+
+def _carry_models(ctx: Ctx) -> List[MmaModel]:
+    out = []
+    for task in sorted(ctx.s.tasks.values(), key=lambda t: t.body):
+        model = _mma_model(ctx.s, task, all_handles=True)
+        if _carried_vars(model):
+            out.append(model)
+    return out
+
+
+def _carry_mutant(ctx: Ctx, model: MmaModel, name: str, at: int, what: str, why: str, edits):
+    """[the mutant] labelled by the model, or [] when it cannot decide."""
+    m = _mma_mutant(ctx, model, name, (BUG, VALID), at, what, why, edits, all_handles=True)
+    return [m] if m else []
+
+
+def op_carry_first(ctx: Ctx):
+    """Move `prev = s;` before the hand-back of prev that precedes it in its block."""
+    for model in _carry_models(ctx):
+        for c in model.events:
+            if c.kind != "carry":
+                continue
+            units = [u for u in (_unit_in(ev, c.block) for ev in model.events
+                                 if ev.kind == "close" and ev.var == c.var and ev.end <= c.start) if u]
+            if not units:
+                continue
+            a = units[-1][0]
+            text = _one_line(ctx.s.src[c.start:c.end])
+            pos = ctx.insert_before(Stmt(a, units[-1][1], None, 0, ""))
+            yield from _carry_mutant(ctx, model, "carry_first", c.start,
+                                "task '%s': move `%s` before line %d `%s`" % (
+                                    model.task.name, text, ctx.s.line(a), _one_line(ctx.t[a:units[-1][1]])[:60]),
+                                "the variable takes this iteration's stage before the previous one "
+                                "is handed back",
+                                [_blank_stmt(ctx, c, "moved"),
+                                 (pos, pos, text + ("\n" if pos != a else " "))])
+
+
+def op_drop_carry(ctx: Ctx):
+    """Delete `prev = s;`."""
+    for model in _carry_models(ctx):
+        for c in model.events:
+            if c.kind == "carry":
+                yield from _carry_mutant(ctx, model, "drop_carry", c.start, "task '%s': drop `%s`" % (
+                    model.task.name, _one_line(ctx.s.src[c.start:c.end])),
+                    "the variable keeps what it held before", [_blank_stmt(ctx, c, "dropped")])
+
+
+def op_carry_decl_in_loop(ctx: Ctx):
+    """Move `ts::stage<R> prev;` to the start of the body of the innermost loop
+    that copies into it (where every use of prev still compiles)."""
+    for model in _carry_models(ctx):
+        for d in _carried_vars(model).values():
+            loops = {id(c.loop): c.loop for c in model.events if c.kind == "carry" and c.var == d.var}
+            if len(loops) != 1:
+                continue
+            lp = next(iter(loops.values()))
+            if lp is None or lp is d.loop or lp.body_open is None:
+                continue
+            body = model.task.body
+            uses = [m.start() + body[0] for m in re.finditer(
+                r"(?<![\w.])" + re.escape(d.var) + r"\b", ctx.t[body[0]:body[1]])]
+            if any(not (d.start <= u < d.end or lp.start <= u < lp.end) for u in uses):
+                continue  # used after the loop: out of scope there, it would not compile
+            text = _one_line(ctx.s.src[d.start:d.end])
+            yield from _carry_mutant(ctx, model, "carry_decl_in_loop", d.start,
+                                "task '%s': move `%s` into the loop at line %d" % (
+                                    model.task.name, text, ctx.s.line(lp.start)),
+                                "the variable holds nothing at the start of every iteration",
+                                [_blank_stmt(ctx, d, "moved"),
+                                 (lp.body_open + 1, lp.body_open + 1, " " + text)])
+
+
+def op_carry_decl_hoist(ctx: Ctx):
+    """Move `ts::stage<R> prev;` from a loop body to the start of the task."""
+    for model in _carry_models(ctx):
+        first = model.task.top.stmts[0] if model.task.top and model.task.top.stmts else None
+        for d in _carried_vars(model).values():
+            if d.loop is None or first is None:
+                continue
+            text = _one_line(ctx.s.src[d.start:d.end])
+            pos = ctx.insert_before(first)
+            yield from _carry_mutant(ctx, model, "carry_decl_hoist", d.start,
+                                "task '%s': move `%s` to the start of the task" % (model.task.name, text),
+                                "the variable is emptied once, not on every iteration of its loop",
+                                [_blank_stmt(ctx, d, "moved"),
+                                 (pos, pos, text + ("\n" if pos != first.start else " "))])
 
 
 # ----------------------------------------------------------------------------
@@ -2394,6 +2619,11 @@ OPERATORS = [
     ("mma_drop_wait", op_mma_drop_wait),
     ("mma_unguard_oldest", op_mma_unguard_oldest),
     ("mma_release_newest", op_mma_release_newest),
+    ("mma_release_early", op_mma_release_early),
+    ("carry_first", op_carry_first),
+    ("drop_carry", op_drop_carry),
+    ("carry_decl_in_loop", op_carry_decl_in_loop),
+    ("carry_decl_hoist", op_carry_decl_hoist),
     ("drop_multicast", op_drop_multicast),
     ("mask_outside", op_mask_outside),
     ("drop_nonempty", op_drop_nonempty),

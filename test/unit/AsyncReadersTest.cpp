@@ -9,13 +9,6 @@ using namespace ts::test;
 
 namespace {
 
-DiagList run(Builder &B) {
-  DiagList D;
-  checkBracketing(B.P, B.kernel(), D);
-  checkStages(B.P, B.kernel(), D);
-  return D;
-}
-
 /// wait, mma, commit_group, wait_group<1>, then the lag's hand-backs.
 TaskRef &lagged(TaskRef &T, unsigned R) {
   return T.loop(std::nullopt)
@@ -49,7 +42,7 @@ TEST(AsyncReaders, TheLagIsVerified) {
   B.task("load", 4, 1).produces(T).loop(std::nullopt).fill(T);
   TaskRef M = B.task("mma", 0, 4);
   lagged(M.consumes(T), T);
-  DiagList D = run(B);
+  DiagList D = stageChecks(B);
   EXPECT_TRUE(D.empty()) << dump(D);
 }
 
@@ -58,7 +51,7 @@ TEST(AsyncReaders, ReleaseBeforeTheWaitCoversTheGroup) {
   unsigned T = B.tma("Tiles", 2);
   B.task("load", 4, 1).produces(T).loop(std::nullopt).fill(T);
   B.task("mma", 0, 4).consumes(T).loop(std::nullopt).wait(T).mma(T).mmaCommit().mmaWait(1).release(T);
-  DiagList D = only(run(B), Check::Ownership);
+  DiagList D = only(stageChecks(B), Check::Ownership);
   ASSERT_EQ(D.size(), 1u) << dump(D);
   EXPECT_EQ(D[0].Loc, opLoc(1, 4));
   EXPECT_EQ(D[0].Message, "release of 'Tiles' hands back a stage that a wgmma may still be reading");
@@ -73,7 +66,7 @@ TEST(AsyncReaders, UncommittedGroup) {
   unsigned T = B.tma("Tiles", 2);
   B.task("load", 4, 1).produces(T).loop(std::nullopt).fill(T);
   B.task("mma", 0, 4).consumes(T).loop(std::nullopt).wait(T).mma(T).mmaWait(0).release(T).mmaCommit();
-  DiagList D = only(run(B), Check::Ownership);
+  DiagList D = only(stageChecks(B), Check::Ownership);
   ASSERT_EQ(D.size(), 1u) << dump(D);
   EXPECT_TRUE(contains(D[0].Notes.back().Message, "commit_group()"));
 }
@@ -83,7 +76,7 @@ TEST(AsyncReaders, WaitedStagesMayBeReleased) {
   unsigned T = B.tma("Tiles", 2);
   B.task("load", 4, 1).produces(T).loop(std::nullopt).fill(T);
   B.task("mma", 0, 4).consumes(T).loop(std::nullopt).wait(T).mma(T).mmaCommit().mmaWait(0).release(T);
-  DiagList D = run(B);
+  DiagList D = stageChecks(B);
   EXPECT_TRUE(D.empty()) << dump(D);
 }
 
@@ -99,7 +92,7 @@ TEST(AsyncReaders, LagWithoutTheLastHandBackIsUnbalanced) {
       .mmaCommit()
       .mmaWait(1)
       .releaseOldest(T, Guard::NotFirstIter);
-  DiagList D = only(run(B), Check::Bracket);
+  DiagList D = only(stageChecks(B), Check::Bracket);
   ASSERT_EQ(D.size(), 1u) << dump(D);
   EXPECT_EQ(D[0].Message, "stage of 'Tiles' waited for in the loop is not released in the same iteration");
   EXPECT_TRUE(contains(D[0].Notes.back().Message, "release_oldest()"));
@@ -110,7 +103,7 @@ TEST(AsyncReaders, ReleaseOldestWithNothingHeld) {
   unsigned T = B.tma("Tiles", 2);
   B.task("load", 4, 1).produces(T).loop(std::nullopt).fill(T);
   B.task("mma", 0, 4).consumes(T).loop(std::nullopt).drain(T).tail().releaseOldest(T);
-  DiagList D = only(run(B), Check::Ownership);
+  DiagList D = only(stageChecks(B), Check::Ownership);
   ASSERT_EQ(D.size(), 1u) << dump(D);
   EXPECT_EQ(D[0].Message, "release_oldest of 'Tiles' runs while the task holds no stage of it");
 }

@@ -11,6 +11,7 @@
 #include "model/Diag.h"
 #include "model/Model.h"
 #include "plan/Plan.h"
+#include "verify/Verify.h"
 
 #include <algorithm>
 #include <string>
@@ -78,6 +79,12 @@ public:
   TaskRef &mmaWait(unsigned Pending, Guard G = Guard::Always);
   /// release_oldest() of R.
   TaskRef &releaseOldest(unsigned R, Guard G = Guard::Always);
+  /// Carried stage variable V (`ts::stage<R> v;`): its declaration, `v = s;`
+  /// with s the latest stage taken, and release(v) of R.
+  static constexpr int CarriedBase = 1000; ///< Op::Stage of variable V: base + V.
+  TaskRef &carryDecl(int V);
+  TaskRef &carry(int V, Guard G = Guard::Always);
+  TaskRef &releaseCarried(unsigned R, int V, Guard G = Guard::Always);
 
   /// Producer loop body: acquire, work, commit.
   TaskRef &fill(unsigned R) { return acquire(R).pwork(R).commit(R); }
@@ -252,8 +259,47 @@ inline TaskRef &TaskRef::releaseOldest(unsigned R, Guard G) {
   return *this;
 }
 
+inline TaskRef &TaskRef::carryDecl(int V) {
+  opAs(OpKind::Carry, Op::NoResource, Role::Consumer, Guard::Always);
+  task().Ops.back().Stage = CarriedBase + V;
+  return *this;
+}
+
+inline TaskRef &TaskRef::carry(int V, Guard G) {
+  int Latest = Op::NoStage;
+  for (const Op &E : task().Ops)
+    if (E.Kind == OpKind::Acquire || E.Kind == OpKind::Wait)
+      Latest = E.Stage;
+  carryDecl(V);
+  task().Ops.back().G = G;
+  task().Ops.back().From = Latest;
+  return *this;
+}
+
+inline TaskRef &TaskRef::releaseCarried(unsigned R, int V, Guard G) {
+  release(R, G);
+  task().Ops.back().Stage = CarriedBase + V;
+  task().Ops.back().CarriedStage = true;
+  return *this;
+}
+
 inline TaskRef &TaskRef::op(OpKind K, unsigned R, Guard G) {
   return opAs(K, R, isConsumerOp(K) ? Role::Consumer : Role::Producer, G);
+}
+
+/// Whether D holds an error (a check that is an error by default).
+inline bool hasError(const DiagList &D) {
+  return std::any_of(D.begin(), D.end(),
+                     [](const Diag &X) { return checkIsErrorByDefault(X.Group); });
+}
+
+/// What a task does with its own stages: ts-bracketing and the ownership
+/// walk (ts-ownership, ts-token), without the credit simulation.
+inline DiagList stageChecks(Builder &B) {
+  DiagList D;
+  checkBracketing(B.P, B.kernel(), D);
+  checkStages(B.P, B.kernel(), D);
+  return D;
 }
 
 /// Diags of one group.

@@ -36,11 +36,6 @@ void nest(Program &P) {
   }
 }
 
-bool hasError(const DiagList &D) {
-  return std::any_of(D.begin(), D.end(),
-                     [](const Diag &X) { return checkIsErrorByDefault(X.Group); });
-}
-
 TEST(NestedProperty, InnerBoundDecidesEveryInnerCount) {
   unsigned Cases = 300, Checked = 0, Failing = 0;
   for (uint64_t Seed = 5000; Seed < 5000 + Cases; ++Seed) {

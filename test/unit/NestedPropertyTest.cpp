@@ -37,7 +37,7 @@ void nest(Program &P) {
 }
 
 TEST(NestedProperty, InnerBoundDecidesEveryInnerCount) {
-  unsigned Cases = 300, Checked = 0, Failing = 0;
+  unsigned Cases = propertyCases(300), Checked = 0, Failing = 0;
   for (uint64_t Seed = 5000; Seed < 5000 + Cases; ++Seed) {
     Generator G(Seed);
     GenOptions O;

@@ -35,7 +35,7 @@ GenOptions sized(uint64_t Seed) {
 }
 
 TEST(Property, BoundDecidesEveryTripCount) {
-  unsigned Covered = 0, Failing = 0, Cases = 600;
+  unsigned Covered = 0, Failing = 0, Cases = propertyCases(600);
   for (uint64_t Seed = 0; Seed < Cases; ++Seed) {
     Generator G(Seed);
     Builder B = G.make(sized(Seed));

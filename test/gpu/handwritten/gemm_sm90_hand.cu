@@ -53,6 +53,7 @@
 #include <ts/detail.h>
 #include <ts/tensor_map.h>
 #include <ts/tma.h>
+#include <ts/warpgroup.h>
 #include <ts/wgmma.h>
 
 #include "gemm.h"
@@ -80,16 +81,31 @@ static_assert(kConsumerWarpgroups * 128 * kConsumerRegs + 128 * kProducerRegs <=
               "setmaxnreg budgets exceed the register file");
 static_assert(kSmemBytes <= 232448, "shared memory");
 
+/// One stage of the ring: the A and B tiles of one 64-wide k-step.
+struct Stage {
+  __nv_bfloat16 a[BM * BK];
+  __nv_bfloat16 b[BN * BK];
+};
+static_assert(sizeof(Stage) == kStageBytes, "stage layout");
+
+/// The TMA-store epilogue's buffers: [warpgroup][buffer].
+struct Epilogue {
+  __nv_bfloat16 chunk[kConsumerWarpgroups][2][64 * kEpiCols];
+};
+static_assert(sizeof(Epilogue) == kEpiBytes, "epilogue layout");
+
+// The fields the k-loop reads first, at the offsets of the libts example's
+// Params, so that the two main loops load the same kernel-parameter words.
 struct Params {
   CUtensorMap a; // A, box 128 rows x 64
   CUtensorMap b; // B, box (256 / cluster) rows x 64
   CUtensorMap c; // C, box 64 rows x 64 (TMA-store epilogue)
-  __nv_bfloat16 *out;
-  int n;         // row length of C
   int k_tiles;   // K / 64
   int units_m;   // M-blocks / cluster
   int units_n;   // N-blocks
   int num_units; // units_m * units_n: tiles, or pairs of tiles for a cluster
+  __nv_bfloat16 *out;
+  int n; // row length of C
 };
 
 /// Unit u -> (M-block of this CTA, N-block). Groups of kGroupM M-blocks,
@@ -126,10 +142,39 @@ __device__ __forceinline__ void release(uint64_t *empty, unsigned lane) {
   }
 }
 
-/// bar.sync on named barrier `id` (1 + warpgroup) for the 128 threads of one
-/// consumer warpgroup.
-__device__ __forceinline__ void warpgroup_barrier(unsigned id) {
-  asm volatile("bar.sync %0, 128;\n" ::"r"(id) : "memory");
+/// The TMA-store epilogue of one warpgroup: its 64 x 256 slice in four
+/// 64 x 64 chunks through its two buffers in turn, each converted to bf16,
+/// written 128-byte swizzled (conflict-free) and stored by TMA while the next
+/// is filled (the last ones while the next tile's k-loop runs). Thread 0 of
+/// the warpgroup issues the stores, so it alone can wait for their reads;
+/// the barriers pass that on. The accumulator layout is in ts/wgmma.h.
+__device__ __forceinline__ void store_slice(const Params &p, const float (&acc)[BN / 2], int mb,
+                                            int nb, unsigned wg,
+                                            __nv_bfloat16 (&bufs)[2][64 * kEpiCols]) {
+  const unsigned warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
+  const bool issuer = threadIdx.x % 128 == 0;
+  const unsigned r = warp * 16 + lane / 4; // rows r and r + 8 of the chunk
+#pragma unroll
+  for (int j = 0; j < BN / kEpiCols; ++j) {
+    unsigned char *const buf = reinterpret_cast<unsigned char *>(bufs[j & 1]);
+    if (issuer) // the store from this buffer two chunks ago has read it
+      ts::tma::wait_store_reads<1>();
+    ts::sync_warpgroup();
+#pragma unroll
+    for (int gg = 0; gg < kEpiCols / 8; ++gg) {
+      const int g = j * (kEpiCols / 8) + gg;
+      // 128-byte swizzle: 16-byte chunk gg of row r sits at chunk gg ^ (r % 8).
+      const unsigned off = ((unsigned(gg) ^ (r & 7u)) << 4) + (lane % 4) * 4;
+      *reinterpret_cast<__nv_bfloat162 *>(buf + r * 128 + off) =
+          __floats2bfloat162_rn(acc[4 * g + 0], acc[4 * g + 1]);
+      *reinterpret_cast<__nv_bfloat162 *>(buf + (r + 8) * 128 + off) =
+          __floats2bfloat162_rn(acc[4 * g + 2], acc[4 * g + 3]);
+    }
+    ts::tma::store_fence(); // visible to the TMA unit
+    ts::sync_warpgroup();
+    if (issuer)
+      ts::tma::issue_store_2d(&p.c, nb * BN + j * kEpiCols, mb * BM + int(wg) * 64, buf);
+  }
 }
 
 template <int CLUSTER, bool WARP_RELEASE, bool TMA_EPILOGUE>
@@ -210,9 +255,9 @@ __global__ void __launch_bounds__(kThreads, 1) gemm_kernel(const __grid_constant
       unsigned prev = 0;
       for (int k = 0; k < p.k_tiles; ++k) {
         ts::detail::wait_parity(full + stage, phase);
-        unsigned char *const sa = smem + stage * kStageBytes;
-        const uint64_t da = ts::wgmma::make_desc_sw128(sa + wg * 64 * 128); // this WG's 64 rows
-        const uint64_t db = ts::wgmma::make_desc_sw128(sa + kBytesA);
+        const Stage *const st = reinterpret_cast<const Stage *>(smem) + stage;
+        const uint64_t da = ts::wgmma::make_desc_sw128(st->a + wg * 64 * BK); // this WG's 64 rows
+        const uint64_t db = ts::wgmma::make_desc_sw128(st->b);
         ts::wgmma::fence();
 #pragma unroll
         for (int kk = 0; kk < BK / 16; ++kk)
@@ -234,38 +279,7 @@ __global__ void __launch_bounds__(kThreads, 1) gemm_kernel(const __grid_constant
 
       // Epilogue; the accumulator layout of m64nNk16 is in ts/wgmma.h.
       if constexpr (TMA_EPILOGUE) {
-        // Four 64 x 64 chunks of this warpgroup's 64 x 256 slice, through two
-        // shared-memory buffers in turn, each stored by TMA while the next is
-        // filled (and the last ones while the next tile's k-loop runs).
-        // Thread 0 of the warpgroup issues the stores, so it alone can wait
-        // for their reads; the barriers pass that on to the others.
-        const bool issuer = (threadIdx.x & 127u) == 0;
-        const unsigned r = (warp % 4) * 16 + lane / 4; // rows r and r + 8 of the chunk
-#pragma unroll
-        for (int j = 0; j < BN / kEpiCols; ++j) {
-          unsigned char *const buf = smem + kDataBytes + (wg * 2 + (j & 1)) * kEpiBufBytes;
-          if (issuer) // the store from this buffer two chunks ago has read it
-            cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<1>{});
-          warpgroup_barrier(1 + wg);
-#pragma unroll
-          for (int gg = 0; gg < kEpiCols / 8; ++gg) {
-            const int g = j * (kEpiCols / 8) + gg;
-            // 128-byte swizzle: 16-byte chunk gg of row r sits at chunk gg ^ (r % 8).
-            const unsigned off = ((unsigned(gg) ^ (r & 7u)) << 4) + (lane % 4) * 4;
-            __nv_bfloat162 v0 = __floats2bfloat162_rn(acc[4 * g + 0], acc[4 * g + 1]);
-            __nv_bfloat162 v1 = __floats2bfloat162_rn(acc[4 * g + 2], acc[4 * g + 3]);
-            *reinterpret_cast<__nv_bfloat162 *>(buf + r * 128 + off) = v0;
-            *reinterpret_cast<__nv_bfloat162 *>(buf + (r + 8) * 128 + off) = v1;
-          }
-          cuda::ptx::fence_proxy_async(cuda::ptx::space_shared); // visible to the TMA unit
-          warpgroup_barrier(1 + wg);
-          if (issuer) {
-            const int32_t c[2] = {nb * BN + j * kEpiCols, mb * BM + int(wg) * 64};
-            cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_global, cuda::ptx::space_shared,
-                                            &p.c, c, buf);
-            cuda::ptx::cp_async_bulk_commit_group();
-          }
-        }
+        store_slice(p, acc, mb, nb, wg, reinterpret_cast<Epilogue *>(smem + kDataBytes)->chunk[wg]);
       } else {
         // Straight from registers: two bf16 per store.
         const int row = mb * BM + int(wg) * 64 + int(warp % 4) * 16 + int(lane / 4);

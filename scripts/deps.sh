@@ -26,3 +26,9 @@ fi
 if ! command -v nvcc >/dev/null && [ -x /usr/local/cuda/bin/nvcc ]; then
   export PATH=/usr/local/cuda/bin:$PATH
 fi
+# cuobjdump, for the GEMM's SASS comparison (test/lit/codegen/gemm-sass.cu):
+# the toolkit here has none, so NVIDIA's wheel from PyPI, pinned by hash.
+if [ -x /usr/local/cuda/bin/nvcc ] && ! command -v cuobjdump >/dev/null &&
+   [ ! -x /usr/local/cuda/bin/cuobjdump ] && [ ! -x "$root/build-tools/cuobjdump" ]; then
+  python3 "$root/scripts/fetch_cuobjdump.py" "$root/build-tools"
+fi

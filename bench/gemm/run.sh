@@ -12,7 +12,10 @@
 #   LIBTS_CLUSTER_SRC=f.cu also the emitted -DGEMM_CLUSTER=2 build
 #                  (build/emitted/gemm_sm90_cluster2.cu) as "libts_cluster2",
 #                  compared in SASS with hand variant 2 ($OUT/sass-diff-cluster2.txt)
-#   NO_RUN=1       build, registers and SASS only
+#   NO_RUN=1       kernels, registers and SASS only (no GPU needed: on a
+#                  development machine with nvcc, pass a cuobjdump, e.g. from
+#                  `pip install nvidia-cuda-cuobjdump`)
+#   CUOBJDUMP=path cuobjdump (default: on PATH, else beside nvcc)
 #   TIMEOUT=s      limit for the benchmark run (default 300)
 #
 # Writes $OUT/ptxas.txt (registers/spills per kernel), $OUT/bench.txt,
@@ -48,7 +51,8 @@ if [[ -n ${LIBTS_CLUSTER_SRC:-} ]]; then
     -o "$OUT/libts_cluster2.o" 2> "$OUT/ptxas-libts_cluster2.txt"
   objs+=("$OUT/libts_cluster2.o")
 fi
-"$NVCC" "${FLAGS[@]}" "${DEFS[@]}" bench/gemm/bench.cu "${objs[@]}" -lcublas -o "$OUT/bench"
+[[ ${NO_RUN:-0} == 1 ]] ||
+  "$NVCC" "${FLAGS[@]}" "${DEFS[@]}" bench/gemm/bench.cu "${objs[@]}" -lcublas -o "$OUT/bench"
 
 echo "== registers / spills (ptxas -v)"
 cat "$OUT"/ptxas-*.txt > "$OUT/ptxas.txt"
@@ -57,7 +61,7 @@ awk '/Compiling entry function/ { f = $7 } /spill stores/ { s = $0 } /Used [0-9]
   | sed 's/ptxas info    : //'
 
 echo "== SASS (cuobjdump -sass): instructions by opcode, per kernel"
-CUOBJDUMP=$(command -v cuobjdump || echo "$CUBIN_DIR/cuobjdump")
+CUOBJDUMP=${CUOBJDUMP:-$(command -v cuobjdump || echo "$CUBIN_DIR/cuobjdump")}
 for o in "${objs[@]}"; do
   name=$(basename "$o" .o)
   "$CUOBJDUMP" -sass "$o" > "$OUT/$name.sass"

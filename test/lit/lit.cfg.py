@@ -46,3 +46,7 @@ if os.path.exists(clangd):
     config.substitutions.append(("%clangd", clangd))
 if config.nvcc and os.path.exists(config.nvcc):
     config.available_features.add("nvcc")
+    config.substitutions.append(("%cuda_nvcc", config.nvcc))
+if config.cuobjdump and os.path.exists(config.cuobjdump):
+    config.available_features.add("cuobjdump")
+    config.substitutions.append(("%cuobjdump", config.cuobjdump))

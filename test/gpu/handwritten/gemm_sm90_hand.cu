@@ -148,6 +148,9 @@ __device__ __forceinline__ void release(uint64_t *empty, unsigned lane) {
 /// is filled (the last ones while the next tile's k-loop runs). Thread 0 of
 /// the warpgroup issues the stores, so it alone can wait for their reads;
 /// the barriers pass that on. The accumulator layout is in ts/wgmma.h.
+/// Written as examples/gemm_sm90.cu writes it, on purpose: in this form
+/// nvcc hoists the shared-window base out of the tile loop for both kernels
+/// (docs/benchmarks.md, session 9), which test/lit/codegen/gemm-sass.cu checks.
 __device__ __forceinline__ void store_slice(const Params &p, const float (&acc)[BN / 2], int mb,
                                             int nb, unsigned wg,
                                             __nv_bfloat16 (&bufs)[2][64 * kEpiCols]) {

@@ -156,6 +156,17 @@ void Extractor::resource(const SeenAttr &A) {
     return;
   }
   R.PayloadBytes = uint64_t(Ctx.getTypeSizeInChars(Ctx.getRecordType(RD)).getQuantity());
+  for (const FieldDecl *F : RD->fields())
+    if (!F->isZeroSize(Ctx))
+      R.Fields.push_back({F->getNameAsString(),
+                          F->isBitField() ? 0
+                                          : uint64_t(Ctx.getTypeSizeInChars(F->getType()).getQuantity()),
+                          toHandle(F->getLocation())});
+  // Members TMA cannot address one by one: no per-member check.
+  if (RD->getNumBases() ||
+      std::any_of(R.Fields.begin(), R.Fields.end(),
+                  [](const Resource::Field &F) { return F.Name.empty() || !F.Bytes; }))
+    R.Fields.clear();
   R.PayloadAlign = unsigned(Ctx.getTypeAlignInChars(Ctx.getRecordType(RD)).getQuantity());
   if (RD->isEmpty())
     R.PayloadBytes = 0;

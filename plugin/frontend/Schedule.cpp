@@ -7,6 +7,7 @@
 #include "frontend/Wgmma.h"
 #include "frontend/AsyncStores.h"
 #include "frontend/HiddenCalls.h"
+#include "frontend/Variance.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
@@ -151,13 +152,16 @@ struct TmaLoads : RecursiveASTVisitor<TmaLoads> {
     bool Multicast;    ///< load_*_multicast: fills the stage in other CTAs too.
     std::optional<uint64_t> Mask; ///< Its CTA mask template argument, if any.
     SourceLocation Loc;
+    Reads Dst, Coords; ///< Multicast: what its destination and coordinates read.
+    std::optional<std::string> Field; ///< Payload member written ("" the whole stage).
   };
+  ASTContext &Ctx;
   const std::map<const VarDecl *, HandleParam> &Stages;
   const Stmt *Top;
   std::vector<Load> Found;
 
-  TmaLoads(const std::map<const VarDecl *, HandleParam> &S, const Stmt *Top)
-      : Stages(S), Top(Top) {}
+  TmaLoads(ASTContext &Ctx, const std::map<const VarDecl *, HandleParam> &S, const Stmt *Top)
+      : Ctx(Ctx), Stages(S), Top(Top) {}
 
   static bool isTmaLoad(const FunctionDecl *F) {
     if (!F || !F->getIdentifier() || !F->getName().starts_with("load_"))
@@ -191,6 +195,35 @@ struct TmaLoads : RecursiveASTVisitor<TmaLoads> {
                          : nullptr;
     return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
   }
+  /// The payload member a destination points into: `s->b + off`,
+  /// `&s->b[i]`, `s->ab.a` give "b", "b", "ab"; `s.get()` gives "" (the
+  /// stage); nothing when the pointer comes from elsewhere.
+  static std::optional<std::string> payloadMember(const Expr *Dst) {
+    const MemberExpr *Top = nullptr;
+    for (int Depth = 0; Dst && Depth < 16; ++Depth) {
+      Dst = stripExpr(Dst)->IgnoreParenCasts();
+      if (const auto *M = dyn_cast<MemberExpr>(Dst)) {
+        Top = M;
+        Dst = M->getBase();
+      } else if (const auto *B = dyn_cast<BinaryOperator>(Dst);
+                 B && (B->getOpcode() == BO_Add || B->getOpcode() == BO_Sub)) {
+        Dst = B->getLHS()->getType()->isPointerType() ? B->getLHS() : B->getRHS();
+      } else if (const auto *U = dyn_cast<UnaryOperator>(Dst); U && U->getOpcode() == UO_AddrOf) {
+        Dst = U->getSubExpr();
+      } else if (const auto *AS = dyn_cast<ArraySubscriptExpr>(Dst)) {
+        Dst = AS->getBase();
+      } else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Dst);
+                 MC && tsRecord(MC->getImplicitObjectArgument()->getType(), "stage")) {
+        return Top ? Top->getMemberDecl()->getNameAsString() : std::string(); // s.get()
+      } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Dst);
+                 OC && OC->getNumArgs() && tsRecord(OC->getArg(0)->getType(), "stage")) {
+        return Top ? Top->getMemberDecl()->getNameAsString() : std::string(); // s->, *s
+      } else {
+        return std::nullopt;
+      }
+    }
+    return std::nullopt;
+  }
   static std::optional<uint64_t> maskArgument(const FunctionDecl *F) {
     if (const TemplateArgumentList *Args = F->getTemplateSpecializationArgs())
       for (const TemplateArgument &A : Args->asArray())
@@ -210,7 +243,14 @@ struct TmaLoads : RecursiveASTVisitor<TmaLoads> {
     const auto *TopE = dyn_cast_or_null<Expr>(Top);
     bool Multicast = F->getName().ends_with("_multicast");
     Found.push_back({It->second.Resource, TopE && stripExpr(TopE) == C, Multicast,
-                     Multicast ? maskArgument(F) : std::nullopt, C->getExprLoc()});
+                     Multicast ? maskArgument(F) : std::nullopt, C->getExprLoc(), {}, {},
+                     payloadMember(C->getArg(0))});
+    if (Multicast && C->getNumArgs() > 3) {
+      // (dst, &map, c0, ..., barrier)
+      Found.back().Dst = readsOf(Ctx, {C->getArg(0)});
+      std::vector<const Expr *> Coords(C->arg_begin() + 2, C->arg_end() - 1);
+      Found.back().Coords = readsOf(Ctx, Coords);
+    }
     return true;
   }
 };
@@ -382,6 +422,7 @@ void Walker::recordDomain(const CXXForRangeStmt *FR, Domain &D) {
     SplitArg(0, D.StartSym, D.StartOff);
     SplitArg(1, D.EndSym, D.EndOff);
   }
+  D.Bounds = readsOf(Ctx, Args);
   if (D.Step && *D.Step <= 0)
     error(FR->getForLoc(), "ts::domain step must be positive",
           "iterate with a positive step; the verifier models "
@@ -524,7 +565,7 @@ void Walker::statement(const Stmt *S) {
   StageRefs Refs(Stages);
   Refs.TraverseStmt(const_cast<Stmt *>(S));
   deriveStages(S, Refs);
-  TmaLoads Loads(Stages, S);
+  TmaLoads Loads(Ctx, Stages, S);
   if (!Refs.Found.empty())
     Loads.TraverseStmt(const_cast<Stmt *>(S));
   bool Mma = !Refs.Found.empty() && issuesMma(S);
@@ -551,10 +592,16 @@ void Walker::statement(const Stmt *S) {
       if (Ld.Resource != H.Resource || H.R != Role::Producer)
         continue;
       (Ld.Always ? Rec.TmaLoad : Rec.TmaLoadMaybeSkipped) = true;
+      if (!Ld.Field)
+        Rec.LoadFieldsKnown = false;
+      else if (Ld.Always) // a load that may be skipped fills nothing for sure
+        Rec.LoadFields.push_back(*Ld.Field);
       if (Ld.Multicast && !Rec.TmaMulticast) {
         Rec.TmaMulticast = true;
         Rec.McastMask = Ld.Mask;
         Rec.McastLoc = toHandle(Ld.Loc);
+        Rec.McastDst = Ld.Dst;
+        Rec.McastCoords = Ld.Coords;
       }
     }
     T.Ops.push_back(std::move(Rec));

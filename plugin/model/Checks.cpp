@@ -40,7 +40,8 @@ const std::vector<CheckInfo> &checkTable() {
        "iteration",
        "ts-token"},
       {Check::TmaBytes, "ts-tma-bytes", true,
-       "every committed tma_async stage gets a ts::tma::load_* on every path",
+       "every committed tma_async stage gets a ts::tma::load_* on every path, into "
+       "every member of an armed payload",
        "ts-tma-bytes"},
       {Check::Race, "ts-race", true,
        "aliased resources (ts::alias) take turns: every use of a phase happens "
@@ -51,8 +52,8 @@ const std::vector<CheckInfo> &checkTable() {
        "pdl_launch_dependents() before some pdl_wait()",
        "ts-pdl"},
       {Check::Cluster, "ts-cluster", true,
-       "TMA multicast fills only ts::multicast resources, and only CTAs of the "
-       "kernel's cluster",
+       "TMA multicast fills only ts::multicast resources, every CTA of the kernel's "
+       "cluster with its own share, and those CTAs run the same trip counts",
        "ts-cluster"},
       {Check::Domain, "ts-domain", true,
        "tasks exchanging stages run the same trip count (or differ by a known "

@@ -50,7 +50,38 @@ struct Resource {
   /// other (TMA multicast), so each release hands the stage back to all.
   bool Multicast = false;
   SourceHandle MulticastLoc = 0;
+  /// The payload's members, in order (empty when the payload has base
+  /// classes): TMA loads must fill each one when the bytes are the payload's.
+  struct Field {
+    std::string Name;
+    uint64_t Bytes = 0;
+    SourceHandle Loc = 0;
+  };
+  std::vector<Field> Fields;
   SourceHandle Loc = 0;
+};
+
+/// A value read by a domain bound or a multicast load's argument that may
+/// not be the same in every CTA of a cluster (front end: Variance.cpp; the
+/// kernel's cluster shape decides whether it differs: verify/Cluster.cpp).
+struct Varying {
+  enum class Source {
+    CtaIndex,    ///< blockIdx.<Dim> / Divisor (%ctaid).
+    ClusterRank, ///< The CTA's rank or position in its cluster.
+    Thread,      ///< Differs between threads (threadIdx, lane, atomics, clocks).
+  } Src = Source::CtaIndex;
+  unsigned Dim = 0;      ///< CtaIndex: 0, 1, 2 for x, y, z.
+  uint64_t Divisor = 1;  ///< CtaIndex: the read is blockIdx.<Dim> divided by this,
+  uint64_t Modulus = 0;  ///< then taken modulo this (0: not).
+  std::string What;      ///< "blockIdx.x", "ts::cluster::rank()", ...
+  SourceHandle Loc = 0;  ///< The read, or the library call that makes it.
+};
+
+/// What the front end found an expression reads. Complete: it saw every
+/// value (no memory load, opaque call or unknown asm) so nothing else varies.
+struct Reads {
+  std::vector<Varying> Varies;
+  bool Complete = true;
 };
 
 enum class OpKind {
@@ -122,6 +153,11 @@ struct Op {
   bool TmaLoad = false;
   /// ...or only on some paths (under a condition, in a loop or lambda).
   bool TmaLoadMaybeSkipped = false;
+  /// The payload members its TMA loads on every path write (`s->b + off`: "b"); "" for
+  /// a load at the stage itself (`s.get()`), which may fill every member.
+  /// LoadFieldsKnown: every load's destination was resolved.
+  std::vector<std::string> LoadFields;
+  bool LoadFieldsKnown = true;
   /// The task's stage variable this op binds (acquire/wait), hands back
   /// (commit/release) or touches (work); NoStage when none.
   int Stage = NoStage;
@@ -146,6 +182,9 @@ struct Op {
   bool TmaMulticast = false;
   std::optional<uint64_t> McastMask;
   SourceHandle McastLoc = 0;
+  /// The multicast load's destination and coordinates: in a cluster each
+  /// CTA loads its own share, so both must depend on the CTA's rank.
+  Reads McastDst, McastCoords;
   /// Work that only takes the stage's address for an asynchronous reader (a
   /// ts::wgmma descriptor): no thread reads the stage's bytes.
   bool AddressOnly = false;
@@ -176,6 +215,9 @@ struct Domain {
   /// `ts::domain(...).nonempty()`: the loop traps unless it runs at least
   /// once, so the verifier need not check a run of zero iterations.
   bool NonEmpty = false;
+  /// What the bounds read: a multicast pipeline needs the same trip count
+  /// in every CTA of the cluster.
+  Reads Bounds;
   SourceHandle Loc = 0;
 
   /// Trip count when every bound is a constant.

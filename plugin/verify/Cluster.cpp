@@ -3,12 +3,16 @@
 // A multicast load writes the same stage in other CTAs of the cluster. That
 // is safe only when their consumers hand the stage back to the issuing CTA
 // too (ts::multicast: the plan counts one arrival per consumer warp of
-// every CTA) and when the mask names CTAs that exist.
+// every CTA), when the mask names every CTA, when each CTA loads its own
+// share, and when every CTA runs the same trip counts: the argument that
+// one CTA's verification covers the cluster (docs/verifier.md, "Clusters
+// and multicast") needs all of these.
 //
 //===----------------------------------------------------------------------===//
 #include "verify/Verify.h"
 #include "verify/VerifyUtil.h"
 
+#include <algorithm>
 #include <sstream>
 
 namespace ts {
@@ -65,17 +69,156 @@ void checkMask(const Kernel &K, const Op &O, DiagList &Out) {
            hex(uint64_t(1) << Ctas) + " or a larger ts::cluster_shape");
 }
 
+/// Whether the read differs between the CTAs of one cluster of K.
+bool variesInCluster(const Kernel &K, const Varying &V) {
+  switch (V.Src) {
+  case Varying::Source::CtaIndex:
+    return K.Cluster[V.Dim] > 1 && V.Divisor % K.Cluster[V.Dim] != 0;
+  case Varying::Source::ClusterRank:
+    return K.clusterCtas() > 1;
+  case Varying::Source::Thread:
+    return true;
+  }
+  return true;
+}
+
+std::string readWords(const Varying &V) {
+  std::string W = V.What;
+  if (V.Src == Varying::Source::CtaIndex && V.Divisor > 1)
+    W += " / " + std::to_string(V.Divisor);
+  if (V.Src == Varying::Source::CtaIndex && V.Modulus)
+    W = (V.Divisor > 1 ? "(" + W + ")" : W) + " % " + std::to_string(V.Modulus);
+  return W;
+}
+
+std::string clusterWords(const Kernel &K) { return "the CTAs of a cluster " + shape(K); }
+
+/// `blockIdx.y / 2 and gridDim.y / 2`: the cluster's index along the first
+/// dimension the cluster spans.
+std::string clusterIndexWords(const Kernel &K) {
+  unsigned D = 0;
+  while (D < 2 && K.Cluster[D] == 1)
+    ++D;
+  std::string Dim(1, char('x' + D)), E = std::to_string(K.Cluster[D]);
+  return "blockIdx." + Dim + " / " + E + " and gridDim." + Dim + " / " + E;
+}
+
+/// Whether a block-index read differs in every CTA of one cluster: not
+/// after a division (neighbours meet) or a modulus below the extent.
+bool distinctInCluster(const Kernel &K, const Varying &V) {
+  return V.Divisor == 1 && (V.Modulus == 0 || V.Modulus >= K.Cluster[V.Dim]);
+}
+
+/// Shares of a multicast tile: every CTA issues the load, so unless its
+/// destination and coordinates depend on the CTA, all write one place; a
+/// position read that repeats within the cluster makes two CTAs share one.
+void checkShare(const Kernel &K, const Op &O, const Reads &R, const char *What,
+                const char *Fix, DiagList &Out) {
+  if (!R.Complete)
+    return;
+  std::vector<const Varying *> Position;
+  for (const Varying &V : R.Varies)
+    if (V.Src != Varying::Source::Thread && variesInCluster(K, V))
+      Position.push_back(&V);
+  if (Position.empty()) {
+    Diag &D = report(Out, Check::Cluster, O.McastLoc,
+                     std::string("every CTA of the cluster multicasts this load ") + What);
+    note(D, O.McastLoc,
+         "each CTA's stage receives this load from every CTA of the cluster " + shape(K) +
+             "; " + Fix);
+    return;
+  }
+  // One read decides the position: it must take a value per CTA.
+  const Varying &V = *Position.front();
+  if (Position.size() > 1 || V.Src != Varying::Source::CtaIndex || distinctInCluster(K, V))
+    return;
+  Diag &D = report(Out, Check::Cluster, O.McastLoc,
+                   std::string("two CTAs of the cluster multicast this load ") + What);
+  note(D, V.Loc,
+       readWords(V) + " repeats on the " + std::to_string(K.Cluster[V.Dim]) +
+           " CTAs of the cluster " + shape(K) + " along " + std::string(1, char('x' + V.Dim)) +
+           ", so two of them load one share and a share is never loaded; " + Fix);
+}
+
+void checkPartialMask(const Kernel &K, const Op &O, DiagList &Out) {
+  uint64_t All = (uint64_t(1) << K.clusterCtas()) - 1, Mask = *O.McastMask;
+  if (Mask == All)
+    return;
+  unsigned Left = 0;
+  while ((Mask >> Left) & 1)
+    ++Left;
+  Diag &D = report(Out, Check::Cluster, O.McastLoc,
+                   "TMA multicast mask " + hex(Mask) + " leaves out CTA rank " +
+                       std::to_string(Left) + " of the cluster");
+  note(D, O.McastLoc,
+       "every CTA issues this load, so the stage of rank " + std::to_string(Left) +
+           " receives none of its bytes while the CTAs in the mask receive them from all " +
+           std::to_string(K.clusterCtas()) +
+           ": their phases complete early or never; leave the mask out to write every CTA");
+}
+
+const Resource *multicastResource(const Program &P, const Task &T) {
+  for (const std::vector<unsigned> *Rs : {&T.Produces, &T.Consumes})
+    for (unsigned R : *Rs)
+      if (P.Resources[R].Multicast)
+        return &P.Resources[R];
+  return nullptr;
+}
+
+/// A multicast stage couples the CTAs' pipelines: each phase needs every
+/// CTA's releases and loads, so every CTA must run the same iterations.
+void checkTrips(const Program &P, const Kernel &K, const Task &T, DiagList &Out) {
+  const Resource *Res = multicastResource(P, T);
+  if (!Res)
+    return;
+  for (const Domain *Dom : {&T.Dom, &T.Inner}) {
+    if (!Dom->Present)
+      continue;
+    for (const Varying &V : Dom->Bounds.Varies) {
+      if (!variesInCluster(K, V))
+        continue;
+      Diag &D = report(Out, Check::Cluster, Dom->Loc,
+                       "the trip count of this ts::domain loop of task " + quote(T.Name) +
+                           " may differ between the CTAs of a cluster");
+      note(D, V.Loc,
+           "it depends on " + readWords(V) + ", which differs between " +
+               (V.Src == Varying::Source::Thread ? std::string("threads")
+                                                 : clusterWords(K)));
+      note(D, Res->MulticastLoc ? Res->MulticastLoc : Res->Loc,
+           "each phase of " + quote(Res->Name) +
+               " (ts::multicast) needs the releases and loads of every CTA of the "
+               "cluster: loop over clusters (ts::cluster::id() and ts::cluster::count(), "
+               "or " + clusterIndexWords(K) + ") so every CTA runs the same iterations");
+      break;
+    }
+  }
+}
+
 } // namespace
 
 void checkCluster(const Program &P, const Kernel &K, DiagList &Out) {
-  for (unsigned TI : K.Tasks)
+  for (unsigned TI : K.Tasks) {
+    if (K.clusterCtas() > 1)
+      checkTrips(P, K, P.Tasks[TI], Out);
     for (const Op &O : P.Tasks[TI].Ops) {
       if (O.Kind != OpKind::Work || !O.TmaMulticast)
         continue;
       checkMulticastTarget(P, K, O, Out);
+      bool Outside = O.McastMask && (*O.McastMask == 0 || *O.McastMask >> K.clusterCtas());
       if (O.McastMask)
         checkMask(K, O, Out);
+      if (Outside || K.clusterCtas() == 1 || !P.Resources[O.Resource].Multicast)
+        continue;
+      if (O.McastMask)
+        checkPartialMask(K, O, Out);
+      checkShare(K, O, O.McastDst, "to the same destination",
+                 "offset the destination by this CTA's share (ts::cluster::rank()) so "
+                 "the shares tile the stage", Out);
+      checkShare(K, O, O.McastCoords, "from the same coordinates",
+                 "select this CTA's share of the tile with ts::cluster::rank() in the "
+                 "coordinates", Out);
     }
+  }
 }
 
 } // namespace ts

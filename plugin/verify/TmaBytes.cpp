@@ -2,64 +2,143 @@
 //
 // Acquiring a tma_async stage arms its transaction bytes; only TMA loads
 // deliver them. A stage committed without a load on every path leaves its
-// consumers waiting forever (tile-ai/tilelang #2566).
+// consumers waiting forever (tile-ai/tilelang #2566), and so does one whose
+// loads leave a member of the payload unwritten when the armed bytes are
+// the whole payload.
 //
 //===----------------------------------------------------------------------===//
 #include "verify/Verify.h"
 #include "verify/VerifyUtil.h"
 
+#include <set>
+
 namespace ts {
 using namespace detail;
 
+namespace {
+
+/// One acquire..commit of a producer task on a resource, in op order.
+struct Window {
+  const Op *Acquire = nullptr, *Commit = nullptr;
+  bool Loaded = false;             ///< A load on every path.
+  const Op *Skippable = nullptr;   ///< The first load that may be skipped.
+  std::set<std::string> Fields;    ///< Payload members the loads write.
+  bool Whole = false;              ///< A load at the stage itself.
+  bool FieldsKnown = true;
+};
+
+/// Brackets are checked elsewhere: here, each acquire up to the next commit
+/// of R, section by section.
+std::vector<Window> windows(const Task &T, unsigned R) {
+  std::vector<Window> Out;
+  Window Open;
+  for (Section S : {Section::Head, Section::Loop, Section::Inner, Section::Tail})
+    for (const Op &O : T.Ops) {
+      if (O.Sec != S || O.Resource != R || O.R != Role::Producer)
+        continue;
+      if (O.Kind == OpKind::Acquire) {
+        Open = Window();
+        Open.Acquire = &O;
+      } else if (O.Kind == OpKind::Work && Open.Acquire) {
+        Open.Loaded |= O.TmaLoad && O.G == Open.Acquire->G;
+        if (O.TmaLoadMaybeSkipped && !Open.Skippable)
+          Open.Skippable = &O;
+        for (const std::string &F : O.LoadFields)
+          if (F.empty())
+            Open.Whole = true;
+          else
+            Open.Fields.insert(F);
+        Open.FieldsKnown &= O.LoadFieldsKnown;
+      } else if (O.Kind == OpKind::Commit && Open.Acquire) {
+        Open.Commit = &O;
+        Out.push_back(Open);
+        Open = Window();
+      }
+    }
+  return Out;
+}
+
+void reportUnloaded(const Resource &Res, const Window &W, DiagList &Out) {
+  std::string Bytes = std::to_string(Res.TxBytes);
+  Diag &D = report(Out, Check::TmaBytes, W.Skippable ? W.Skippable->Loc : W.Acquire->Loc,
+                   W.Skippable ? "TMA load into " + quote(Res.Name) +
+                                     " may be skipped, but its stage is committed anyway"
+                               : "stage of " + quote(Res.Name) +
+                                     " is committed without a TMA load");
+  note(D, W.Acquire->Loc,
+       "acquire armed " + Bytes +
+           " transaction bytes here; only TMA loads deliver them, "
+           "so consumers of an undelivered stage wait forever");
+  note(D, W.Commit->Loc,
+       W.Skippable ? "issue the load on every path between acquire "
+                     "and commit (guard the work around it, not the "
+                     "load)"
+                   : "call ts::tma::load_*(..., s.barrier()) in the "
+                     "task between acquire and commit");
+}
+
+/// With the whole payload armed, every member must be some load's
+/// destination: a member no load writes never delivers its bytes. Producer
+/// tasks of one resource fill a stage together.
+void checkMembers(const Program &P, const Kernel &K, unsigned R, DiagList &Out) {
+  const Resource &Res = P.Resources[R];
+  if (Res.Fields.empty() || Res.TxBytes != Res.PayloadBytes)
+    return;
+  std::set<std::string> Written;
+  std::optional<Window> First; // where to report
+  for (unsigned TI : K.Tasks) {
+    std::vector<Window> Ws = windows(P.Tasks[TI], R);
+    std::optional<std::set<std::string>> Every; // members every window writes
+    for (const Window &W : Ws) {
+      if (!W.FieldsKnown || W.Whole || !W.Loaded)
+        return; // unresolved, or reported by the check above
+      std::set<std::string> Both;
+      for (const std::string &F : W.Fields)
+        if (!Every || Every->count(F))
+          Both.insert(F);
+      Every = Both;
+      if (!First)
+        First = W;
+    }
+    if (Every)
+      Written.insert(Every->begin(), Every->end());
+  }
+  for (const Resource::Field &F : Res.Fields) {
+    if (!First || Written.count(F.Name))
+      continue;
+    Diag &D = report(Out, Check::TmaBytes, First->Commit->Loc,
+                     "stage of " + quote(Res.Name) + " is committed without a TMA load into " +
+                         quote(F.Name));
+    note(D, First->Acquire->Loc,
+         "acquire armed " + std::to_string(Res.TxBytes) +
+             " transaction bytes here, the whole payload; no load on every path to the commit "
+             "writes the " +
+             std::to_string(F.Bytes) + " bytes of " + quote(F.Name) +
+             ", so consumers of the stage wait forever");
+    note(D, F.Loc ? F.Loc : Res.Loc,
+         "load " + quote(F.Name) + " between acquire and commit, or declare "
+         "ts::tx_bytes(N) with the bytes the loads deliver");
+    return;
+  }
+}
+
+} // namespace
+
 void checkTmaBytes(const Program &P, const Kernel &K, DiagList &Out) {
+  std::set<unsigned> Produced;
   for (unsigned TI : K.Tasks) {
     const Task &T = P.Tasks[TI];
     for (unsigned R : T.Produces) {
-      const Resource &Res = P.Resources[R];
-      if (Res.Kind != PipelineKind::TmaAsync)
+      if (P.Resources[R].Kind != PipelineKind::TmaAsync)
         continue;
-      // Brackets are checked elsewhere: here, each acquire up to the next
-      // commit of R in op order (head, loop body, tail).
-      const Op *Open = nullptr;
-      bool Loaded = false;
-      const Op *Skippable = nullptr;
-      for (Section S : {Section::Head, Section::Loop, Section::Tail})
-        for (const Op &O : T.Ops) {
-          if (O.Sec != S || O.Resource != R || O.R != Role::Producer)
-            continue;
-          if (O.Kind == OpKind::Acquire) {
-            Open = &O;
-            Loaded = false;
-            Skippable = nullptr;
-          } else if (O.Kind == OpKind::Work && Open) {
-            Loaded |= O.TmaLoad && O.G == Open->G;
-            if (O.TmaLoadMaybeSkipped && !Skippable)
-              Skippable = &O;
-          } else if (O.Kind == OpKind::Commit && Open) {
-            if (!Loaded) {
-              std::string Bytes = std::to_string(Res.TxBytes);
-              Diag &D = report(
-                  Out, Check::TmaBytes, Skippable ? Skippable->Loc : Open->Loc,
-                  Skippable ? "TMA load into " + quote(Res.Name) +
-                                  " may be skipped, but its stage is committed anyway"
-                            : "stage of " + quote(Res.Name) +
-                                  " is committed without a TMA load");
-              note(D, Open->Loc,
-                   "acquire armed " + Bytes +
-                       " transaction bytes here; only TMA loads deliver them, "
-                       "so consumers of an undelivered stage wait forever");
-              note(D, O.Loc,
-                   Skippable ? "issue the load on every path between acquire "
-                               "and commit (guard the work around it, not the "
-                               "load)"
-                             : "call ts::tma::load_*(..., s.barrier()) in the "
-                               "task between acquire and commit");
-            }
-            Open = nullptr;
-          }
-        }
+      Produced.insert(R);
+      for (const Window &W : windows(T, R))
+        if (!W.Loaded)
+          reportUnloaded(P.Resources[R], W, Out);
     }
   }
+  for (unsigned R : Produced)
+    checkMembers(P, K, R, Out);
 }
 
 } // namespace ts

@@ -34,7 +34,8 @@ VerifyResult verifyFlat(const Program &P, const Kernel &K, const KernelPlan &Pla
   checkDeclarations(P, K, Out);
   size_t StructuralEnd = Out.size();
   checkStages(P, K, Out);
-  checkTmaBytes(P, K, Out);
+  if (!View) // structural: a nested kernel's is checked on the kernel itself
+    checkTmaBytes(P, K, Out);
   checkGraph(P, K, Out);
   checkPdlWaits(P, K, Out);
   checkCapacity(P, K, Plan, Out);
@@ -77,6 +78,7 @@ VerifyResult verifyNested(const Program &P, const Kernel &K, const KernelPlan &P
     R.Coverage = "not run: fix the errors above first";
     return R;
   }
+  checkTmaBytes(P, K, R.Diags);
   std::vector<uint64_t> Ns = innerTripCounts(P, K);
   std::set<std::string> Seen;
   bool Shown = false;

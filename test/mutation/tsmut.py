@@ -479,6 +479,7 @@ class Kernel:
     # CTAs per cluster (ts::cluster_shape(x, y, z): x*y*z; 1 without one;
     # None when an extent is not a constant the model can evaluate)
     cluster: Optional[int] = 1
+    cluster_x: Optional[int] = 1  # the x extent alone
 
 
 @dataclass
@@ -652,6 +653,7 @@ def parse(path: str, src: str) -> Source:
                 ext = [_const_value(text, defines, text[x:y])
                        for x, y in _top_level_args(text, s + cm.end(), e - 1)]
                 k.cluster = None if None in ext else _product(ext)
+                k.cluster_x = ext[0] if ext else None
         kernels.append(k)
     _set_traps(text, tasks, kernels)
     return Source(path, src, text, defines, pragmas, resources, tasks, kernels,
@@ -2594,6 +2596,147 @@ def _nonempty_verdict(ctx: Ctx, task: Task, sect: str, edits) -> Tuple[Optional[
                  % fault)
 
 
+# The CTAs of a cluster share a multicast stage, so each must load its own
+# share (its rank in the destination and the coordinates) and all must run
+# the same iterations (a loop over clusters, not CTAs).
+_RANK_CALL = r"(?:(?:::)?ts\s*::\s*)?cluster\s*::\s*rank\s*\(\s*\)"
+_RANK_DECL = re.compile(r"\b(?:const\s+)?(?:unsigned|int|auto)\s+(\w+)\s*=\s*" + _RANK_CALL + r"\s*;")
+_CLUSTER_ID = re.compile(r"(?<![\w:])(?:(?:::)?ts\s*::\s*)?cluster\s*::\s*(id|count)\s*\(\s*\)")
+
+
+def _multicast_kernel(ctx: Ctx, task: Task) -> Optional[Kernel]:
+    """The one kernel of task, if its cluster has more than one CTA."""
+    ks = _kernels_of(ctx, task)
+    if len(ks) != 1 or ks[0].cluster is None or ks[0].cluster < 2:
+        return None
+    return ks[0]
+
+
+def op_mcast_rankless(ctx: Ctx):
+    """The CTA's rank -> 0u in a multicast load's destination, or in its
+    coordinates (`ts::cluster::rank()` or a local initialised from it)."""
+    t = ctx.t
+    for ld in _mcast_loads(ctx):
+        k = _multicast_kernel(ctx, ld.task)
+        if k is None or ld.mask is not None or ld.resource is None or \
+                ctx.s.resources[ld.resource].multicast is None:
+            continue
+        names = [m.group(1) for m in _RANK_DECL.finditer(t, ld.task.body[0], ld.task.body[1])]
+        term = re.compile(r"(?<![\w:])(?:" + "|".join([_RANK_CALL] + names) + r")(?!\w)")
+        j = _skip_ws(t, ld.name_end, ld.task.body[1])
+        args = _top_level_args(t, j + 1, _match(t, j))
+        if len(args) < 4:
+            continue
+        for part, spans, reason in (
+                ("destination", args[:1],
+                 "every CTA of the cluster writes its share to the same offset of the stage in all "
+                 "%d CTAs: the full barrier still counts every share's bytes, but the rest of the "
+                 "shared field is never written, so consumers read stale data" % k.cluster),
+                ("coordinates", args[2:-1],
+                 "every CTA loads the same box as its share: each CTA's stage holds %d copies of "
+                 "one share instead of the whole tile (wrong data)" % k.cluster)):
+            edits = [(m.start(), m.end(), "0u") for a, b in spans for m in term.finditer(t, a, b)]
+            if edits:
+                yield _mk(ctx, "mcast_rankless", BUG, ld.start,
+                          "task '%s': the CTA's rank -> 0u in the %s of `load_%dd_multicast`" % (
+                              ld.task.name, part, ld.dims), reason, edits)
+
+
+def op_mask_partial(ctx: Ctx):
+    """`load_Nd_multicast(` -> `load_Nd_multicast<M>(` with M every rank of
+    the cluster but the last: every CTA still issues the load."""
+    for ld in _mcast_loads(ctx):
+        k = _multicast_kernel(ctx, ld.task)
+        if k is None or ld.mask is not None or ld.resource is None or \
+                ctx.s.resources[ld.resource].multicast is None:
+            continue
+        c = k.cluster
+        m = (1 << (c - 1)) - 1
+        name = "load_%dd_multicast" % ld.dims
+        yield _mk(ctx, "mask_partial", BUG, ld.start,
+                  "task '%s': `%s(` -> `%s<0x%x>(` (cluster of %d CTAs)" % (
+                      ld.task.name, name, name, m, c),
+                  "every CTA issues the load, so the CTAs of mask 0x%x receive this share from all "
+                  "%d CTAs and rank %d receives none: one stage gets more bytes than its barrier "
+                  "counts, the other waits forever" % (m, c, c - 1),
+                  [(ld.name_end, ld.name_end, "<0x%x>" % m)])
+
+
+def op_cta_loop(ctx: Ctx):
+    """In every task of a kernel with a 1-D cluster of C CTAs along x:
+    `ts::cluster::id()` -> `blockIdx.x` and `count()` -> `gridDim.x` in the
+    domain bounds (BUG: a loop over CTAs)."""
+    return (m for m in _cluster_index_mutants(ctx) if m.label == BUG)
+
+
+def op_cluster_index_div(ctx: Ctx):
+    """The same with `blockIdx.x / C` and `gridDim.x / C` (VALID: the
+    cluster's index and count, spelled otherwise)."""
+    return (m for m in _cluster_index_mutants(ctx) if m.label == VALID)
+
+
+def _cluster_index_mutants(ctx: Ctx):
+    for k in ctx.s.kernels:
+        if k.cluster is None or k.cluster < 2 or k.cluster_x != k.cluster:
+            continue
+        tasks = [ctx.s.tasks[n] for n in k.tasks if n in ctx.s.tasks]
+        if not any(ctx.s.resources[o.resource].multicast is not None for t in tasks for o in t.ops
+                   if o.resource in ctx.s.resources):
+            continue
+        hits = [m for t in tasks for sect in ("loop", "inner") for a, b in t.domain_of(sect)
+                for m in _CLUSTER_ID.finditer(ctx.t, a, b)]
+        if not hits:
+            continue
+        c = k.cluster
+        bug = [(m.start(), m.end(), "blockIdx.x" if m.group(1) == "id" else "gridDim.x")
+               for m in hits]
+        same = [(m.start(), m.end(), "(%s / %d)" % ("blockIdx.x" if m.group(1) == "id" else
+                                                     "gridDim.x", c)) for m in hits]
+        yield _mk(ctx, "cta_loop", BUG, hits[0].start(),
+                  "kernel '%s': the domain loops over CTAs (`blockIdx.x`, `gridDim.x`) instead of "
+                  "clusters" % k.name,
+                  "the %d CTAs of a cluster run different units, so a CTA's multicast share lands "
+                  "in its peers' stages for another unit (wrong data), and where the units are not "
+                  "a multiple of the grid one CTA runs an iteration more and waits forever for its "
+                  "peers' shares and releases" % c, bug)
+        yield _mk(ctx, "cluster_index_div", VALID, hits[0].start(),
+                  "kernel '%s': `ts::cluster::id()` / `count()` -> `blockIdx.x / %d` / `gridDim.x / "
+                  "%d`" % (k.name, c, c),
+                  "in a cluster of %d CTAs along x, blockIdx.x / %d is the cluster's index and "
+                  "gridDim.x / %d the number of clusters: the same units in every CTA" % (c, c, c),
+                  same)
+
+
+# A tma_async stage's full barrier expects the whole payload's bytes unless
+# the resource names ts::tx_bytes(N): every TMA load into the stage delivers
+# part of them, so dropping any one leaves the barrier waiting (a hang).
+_LOAD_STMT = re.compile(r"(?<![\w:])(?:(?:::)?ts\s*::\s*)?tma\s*::\s*load_\dd(?:_multicast)?\b")
+_RES_ATTR = re.compile(r"\[\[\s*(?:::)?ts\s*::\s*resource\s*\((.*?)\)\s*\]\]\s*(\w+)", re.S)
+
+
+def op_drop_load(ctx: Ctx):
+    """Drop one `ts::tma::load_*(...)` statement from a producer task."""
+    armed_whole = {m.group(2) for m in _RES_ATTR.finditer(ctx.t) if "tx_bytes" not in m.group(1)}
+    for task in sorted(ctx.s.tasks.values(), key=lambda x: x.body):
+        for st in task.stmts:
+            m = _LOAD_STMT.match(st.text.strip())
+            if not m:
+                continue
+            bm = _BARRIER_ARG.search(st.text)
+            res = None
+            for o in task.ops:
+                if bm and o.bound == bm.group(1) and o.method in ("acquire", "try_acquire"):
+                    res = o.resource
+            if res is None or ctx.kind(res) != "tma_async" or res not in armed_whole:
+                continue
+            yield _mk(ctx, "drop_load", BUG, st.start, "task '%s': drop `%s`" % (
+                          task.name, _one_line(ctx.stmt_src(st))),
+                      "the stage's full barrier expects the whole payload of '%s' (no ts::tx_bytes) "
+                      "and this load delivers part of it: the stage never completes, its consumers "
+                      "wait forever" % res,
+                      [(st.start, st.end, _blank(ctx.s.src, st.start, st.end, "dropped"))])
+
+
 OPERATORS = [
     ("drop_close", op_drop_close),
     ("dup_close", op_dup_close),
@@ -2627,6 +2770,11 @@ OPERATORS = [
     ("drop_multicast", op_drop_multicast),
     ("mask_outside", op_mask_outside),
     ("drop_nonempty", op_drop_nonempty),
+    ("mcast_rankless", op_mcast_rankless),
+    ("mask_partial", op_mask_partial),
+    ("cta_loop", op_cta_loop),
+    ("cluster_index_div", op_cluster_index_div),
+    ("drop_load", op_drop_load),
 ]
 
 

@@ -45,8 +45,18 @@ struct Pair {
       Src.push_back({"::" + T.Name});
     return kernelTraits(plan(), KS) + lowerKernel(B.P, B.kernel(), plan(), KS, Src);
   }
-  /// The producer's work op: make it a multicast load (Mask: explicit).
-  Op &load() { return B.P.Tasks[0].Ops[1]; }
+  /// The producer's work op: a multicast load of this CTA's share (its
+  /// destination and coordinates read the cluster rank).
+  Op &load() {
+    Op &O = B.P.Tasks[0].Ops[1];
+    O.TmaMulticast = true;
+    O.McastDst.Varies = O.McastCoords.Varies = {rank()};
+    return O;
+  }
+  static Varying rank() { return {Varying::Source::ClusterRank, 0, 1, 0, "ts::cluster::rank()", 0}; }
+  static Varying ctaIndex(unsigned Dim, uint64_t Divisor) {
+    return {Varying::Source::CtaIndex, Dim, Divisor, 0, "blockIdx", 0};
+  }
 };
 
 bool has(const std::string &S, const std::string &Part) {
@@ -139,6 +149,62 @@ TEST(Cluster, MasksStayInsideTheCluster) {
                                                        "4, outside the cluster of 4 CTAs"});
   P.load().McastMask = 0;
   EXPECT_EQ(clusterErrors(P), std::vector<std::string>{"TMA multicast mask 0 writes no CTA"});
+}
+
+TEST(Cluster, EveryCtaRunsTheSameIterations) {
+  Pair P(2);
+  P.load();
+  Domain &Load = P.B.P.Tasks[0].Dom, &Use = P.B.P.Tasks[1].Dom;
+  Load.Bounds.Varies = Use.Bounds.Varies = {Pair::ctaIndex(0, 2)}; // blockIdx.x / 2
+  EXPECT_TRUE(clusterErrors(P).empty());
+  Use.Bounds.Varies = {Pair::ctaIndex(0, 4)}; // the index of a pair of pairs
+  EXPECT_TRUE(clusterErrors(P).empty());
+  Use.Bounds.Varies = {Pair::ctaIndex(0, 1)}; // blockIdx.x
+  const std::string Msg =
+      "the trip count of this ts::domain loop of task 'mma' may differ between the CTAs of a cluster";
+  EXPECT_EQ(clusterErrors(P), std::vector<std::string>{Msg});
+  Use.Bounds.Varies = {Pair::ctaIndex(0, 3)};
+  EXPECT_EQ(clusterErrors(P), std::vector<std::string>{Msg});
+  Use.Bounds.Varies = {Pair::ctaIndex(1, 1)}; // blockIdx.y: one row per cluster
+  EXPECT_TRUE(clusterErrors(P).empty());
+  P.B.kernel().Cluster[0] = 1, P.B.kernel().Cluster[1] = 2; // a cluster along y
+  EXPECT_EQ(clusterErrors(P), std::vector<std::string>{Msg});
+  Use.Bounds.Varies = {Pair::ctaIndex(0, 1)};
+  EXPECT_TRUE(clusterErrors(P).empty());
+  Use.Bounds.Varies = {Pair::rank()};
+  EXPECT_EQ(clusterErrors(P), std::vector<std::string>{Msg});
+  P.B.P.Resources[P.R].Multicast = false; // no coupling between the CTAs
+  P.B.P.Tasks[0].Ops[1].TmaMulticast = false;
+  EXPECT_TRUE(clusterErrors(P).empty());
+}
+
+TEST(Cluster, EachCtaLoadsItsOwnShare) {
+  Pair P(4);
+  Op &L = P.load();
+  EXPECT_TRUE(clusterErrors(P).empty());
+  L.McastDst.Varies = {Pair::ctaIndex(0, 4)}; // the same in every CTA
+  EXPECT_EQ(clusterErrors(P), std::vector<std::string>{
+                                  "every CTA of the cluster multicasts this load to the same "
+                                  "destination"});
+  L.McastDst.Varies = {Pair::ctaIndex(0, 1)}; // blockIdx.x % 4, say
+  L.McastCoords.Varies = {};
+  EXPECT_EQ(clusterErrors(P), std::vector<std::string>{
+                                  "every CTA of the cluster multicasts this load from the same "
+                                  "coordinates"});
+  L.McastCoords.Complete = false; // read from memory: not judged
+  EXPECT_TRUE(clusterErrors(P).empty());
+  L.McastDst.Varies.front().Modulus = 2; // blockIdx.x % 2 repeats in a cluster of 4
+  EXPECT_EQ(clusterErrors(P), std::vector<std::string>{
+                                  "two CTAs of the cluster multicast this load to the same "
+                                  "destination"});
+  L.McastDst.Varies.front().Modulus = 4;
+  EXPECT_TRUE(clusterErrors(P).empty());
+  L.McastDst.Varies.push_back(Pair::ctaIndex(0, 2)); // two reads: not judged
+  L.McastDst.Varies.front().Modulus = 2;
+  EXPECT_TRUE(clusterErrors(P).empty());
+  L.McastMask = 0x7;
+  EXPECT_EQ(clusterErrors(P), std::vector<std::string>{
+                                  "TMA multicast mask 0x7 leaves out CTA rank 3 of the cluster"});
 }
 
 TEST(Cluster, MulticastPairVerifiesLikeOneCta) {

@@ -52,6 +52,56 @@ TEST(TmaBytes, LoadThatMayBeSkipped) {
             "TMA load into 'Tiles' may be skipped, but its stage is committed anyway");
 }
 
+/// A stage of members a (1024 B) and b (3072 B), loaded by two statements.
+struct TwoMembers {
+  Builder B;
+  unsigned T;
+  TwoMembers() {
+    T = B.tma("Tiles", 4, 4096);
+    B.P.Resources[T].Fields = {{"a", 1024}, {"b", 3072}};
+    B.task("load", 0, 1).produces(T).loop(std::nullopt).inner(std::nullopt).acquire(T).pwork(T)
+        .pwork(T).commit(T);
+    loadA().LoadFields = {"a"};
+    loadB().LoadFields = {"b"};
+  }
+  Op &loadA() { return B.P.Tasks[0].Ops[1]; }
+  Op &loadB() { return B.P.Tasks[0].Ops[2]; }
+};
+
+TEST(TmaBytes, EveryMemberOfTheArmedPayloadIsLoaded) {
+  TwoMembers M;
+  EXPECT_TRUE(tmaBytes(M.B).empty()) << dump(tmaBytes(M.B));
+  M.loadB().LoadFields = {"a"}; // both loads into a, in a nested k-loop
+  DiagList D = tmaBytes(M.B);
+  ASSERT_EQ(D.size(), 1u) << dump(D);
+  EXPECT_EQ(D[0].Loc, opLoc(0, 3));
+  EXPECT_EQ(D[0].Message, "stage of 'Tiles' is committed without a TMA load into 'b'");
+  EXPECT_NE(D[0].Notes[0].Message.find("the whole payload; no load on every path to the commit "
+                                       "writes the 3072 bytes of 'b'"),
+            std::string::npos);
+}
+
+TEST(TmaBytes, MembersAreJudgedOnlyWhenEveryDestinationIsKnown) {
+  TwoMembers M;
+  M.loadB().LoadFields = {};
+  M.loadB().LoadFieldsKnown = false; // a pointer from elsewhere
+  EXPECT_TRUE(tmaBytes(M.B).empty());
+  M.loadB().LoadFieldsKnown = true;
+  M.loadB().LoadFields = {""}; // a load at the stage itself may fill both
+  EXPECT_TRUE(tmaBytes(M.B).empty());
+  M.loadB().LoadFields = {};
+  M.B.P.Resources[M.T].TxBytes = 1024; // ts::tx_bytes: the bytes a's load delivers
+  EXPECT_TRUE(tmaBytes(M.B).empty());
+}
+
+TEST(TmaBytes, ProducerTasksFillAStageTogether) {
+  TwoMembers M;
+  M.loadB().LoadFields = {"a"};
+  M.B.task("load_b", 1, 1).produces(M.T).loop(std::nullopt).inner(std::nullopt).fill(M.T);
+  M.B.P.Tasks[1].Ops[1].LoadFields = {"b"};
+  EXPECT_TRUE(tmaBytes(M.B).empty()) << dump(tmaBytes(M.B));
+}
+
 TEST(TmaBytes, ThreadPipelinesAreNotConcerned) {
   Builder B;
   unsigned A = B.resource("Buf", PipelineKind::AsyncAsync, 2, 1024);

@@ -57,3 +57,68 @@ __device__ void use(const Params &p, ts::consumer<A> a, ts::consumer<B> b, ts::c
   }
 }
 [[ts::kernel(skip_some, no_load, guarded, use)]] __global__ void k(const Params p);
+
+// The armed bytes are the whole payload, so every member must be some
+// load's destination (through pointer arithmetic, &m[i], or a nested
+// member); here in a k-loop nested in a tile loop.
+struct Pair2 { CUtensorMap a, b; float *dst; int tiles, k_tiles; };
+struct [[ts::resource(ts::tma_async, ts::stages(2))]] AB {
+  float a[32][32];
+  struct { float lo[16][32], hi[16][32]; } b;
+  float scale[32]; // expected-note {{load 'scale' between acquire and commit, or declare ts::tx_bytes(N) with the bytes the loads deliver}}
+};
+struct [[ts::resource(ts::tma_async, ts::stages(2), ts::tx_bytes(4096))]] AOnly {
+  float a[32][32];
+  float b[32][32];
+};
+[[ts::task(ts::warps(0, 1))]]
+__device__ void half_loaded(const Pair2 &p, ts::producer<AB> ab, ts::producer<AOnly> ao) {
+  for (auto t : ts::domain(0, p.tiles)) {
+    for (auto k : ts::domain(0, p.k_tiles)) {
+      auto s = ab.acquire(); // expected-note {{acquire armed 8320 transaction bytes here, the whole payload; no load on every path to the commit writes the 128 bytes of 'scale', so consumers of the stage wait forever}}
+      ts::tma::load_2d(&s->a[0][0], &p.a, int(k) * 32, int(t) * 32, s.barrier());
+      ts::tma::load_2d(s->b.lo, &p.b, int(k) * 32, int(t) * 32, s.barrier());
+      ts::tma::load_2d(s->b.hi + 0, &p.b, int(k) * 32, int(t) * 32 + 16, s.barrier());
+      ab.commit(s); // expected-error {{stage of 'AB' is committed without a TMA load into 'scale'}}
+      auto o = ao.acquire(); // ts::tx_bytes: the loads decide, not the members
+      ts::tma::load_2d(o->a, &p.a, int(k) * 32, int(t) * 32, o.barrier());
+      ao.commit(o);
+    }
+  }
+}
+[[ts::task(ts::warps(1, 1))]]
+__device__ void use_ab(const Pair2 &p, ts::consumer<AB> ab, ts::consumer<AOnly> ao) {
+  for (auto t : ts::domain(0, p.tiles)) {
+    for (auto k : ts::domain(0, p.k_tiles)) {
+      auto s = ab.wait();
+      auto o = ao.wait();
+      p.dst[threadIdx.x] += s->a[0][threadIdx.x] * s->scale[0] + o->a[0][threadIdx.x];
+      ao.release(o);
+      ab.release(s);
+    }
+  }
+}
+[[ts::kernel(half_loaded, use_ab)]] __global__ void members(const Pair2 p);
+
+// A nested k-loop whose stage gets no load at all.
+[[ts::task(ts::warps(0, 1))]]
+__device__ void nested_none(const Pair2 &p, ts::producer<AB> ab) {
+  for (auto t : ts::domain(0, p.tiles)) {
+    for (auto k : ts::domain(0, p.k_tiles)) {
+      auto s = ab.acquire(); // expected-error {{stage of 'AB' is committed without a TMA load}} expected-note {{acquire armed 8320 transaction bytes here}}
+      s->scale[threadIdx.x % 32] = float(k);
+      ab.commit(s); // expected-note {{call ts::tma::load_*(..., s.barrier()) in the task between acquire and commit}}
+    }
+  }
+}
+[[ts::task(ts::warps(1, 1))]]
+__device__ void use_ab_only(const Pair2 &p, ts::consumer<AB> ab) {
+  for (auto t : ts::domain(0, p.tiles)) {
+    for (auto k : ts::domain(0, p.k_tiles)) {
+      auto s = ab.wait();
+      p.dst[threadIdx.x] += s->scale[0];
+      ab.release(s);
+    }
+  }
+}
+[[ts::kernel(nested_none, use_ab_only)]] __global__ void nested(const Pair2 p);

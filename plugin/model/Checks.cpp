@@ -57,7 +57,7 @@ const std::vector<CheckInfo> &checkTable() {
        "ts-cluster"},
       {Check::Domain, "ts-domain", true,
        "tasks exchanging stages run the same trip count (or differ by a known "
-       "constant)",
+       "constant), the same in all of a task's threads",
        "ts-domain"},
       {Check::Bound, "ts-bound", false,
        "a schedule the every-trip-count argument does not cover (checked up to "

@@ -175,15 +175,13 @@ void checkTrips(const Program &P, const Kernel &K, const Task &T, DiagList &Out)
     if (!Dom->Present)
       continue;
     for (const Varying &V : Dom->Bounds.Varies) {
-      if (!variesInCluster(K, V))
-        continue;
+      if (V.Src == Varying::Source::Thread || !variesInCluster(K, V))
+        continue; // per thread: ts-domain says so in any kernel
       Diag &D = report(Out, Check::Cluster, Dom->Loc,
                        "the trip count of this ts::domain loop of task " + quote(T.Name) +
                            " may differ between the CTAs of a cluster");
-      note(D, V.Loc,
-           "it depends on " + readWords(V) + ", which differs between " +
-               (V.Src == Varying::Source::Thread ? std::string("threads")
-                                                 : clusterWords(K)));
+      note(D, V.Loc, "it depends on " + readWords(V) + ", which differs between " +
+                         clusterWords(K));
       note(D, Res->MulticastLoc ? Res->MulticastLoc : Res->Loc,
            "each phase of " + quote(Res->Name) +
                " (ts::multicast) needs the releases and loads of every CTA of the "

@@ -34,8 +34,10 @@ VerifyResult verifyFlat(const Program &P, const Kernel &K, const KernelPlan &Pla
   checkDeclarations(P, K, Out);
   size_t StructuralEnd = Out.size();
   checkStages(P, K, Out);
-  if (!View) // structural: a nested kernel's is checked on the kernel itself
+  if (!View) { // structural: a nested kernel's are checked on the kernel itself
     checkTmaBytes(P, K, Out);
+    checkThreadBounds(P, K, Out);
+  }
   checkGraph(P, K, Out);
   checkPdlWaits(P, K, Out);
   checkCapacity(P, K, Plan, Out);
@@ -79,6 +81,7 @@ VerifyResult verifyNested(const Program &P, const Kernel &K, const KernelPlan &P
     return R;
   }
   checkTmaBytes(P, K, R.Diags);
+  checkThreadBounds(P, K, R.Diags);
   std::vector<uint64_t> Ns = innerTripCounts(P, K);
   std::set<std::string> Seen;
   bool Shown = false;

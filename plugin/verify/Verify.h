@@ -29,6 +29,8 @@ void checkBracketing(const Program &P, const Kernel &K, DiagList &Out);
 /// Each task alone: stages used only while held, handed back once and
 /// oldest first; try_ tokens consumed by their own blocking op.
 void checkStages(const Program &P, const Kernel &K, DiagList &Out);
+/// ts-domain: the threads of a task agree on each of its domains' trip count.
+void checkThreadBounds(const Program &P, const Kernel &K, DiagList &Out);
 /// Tasks that exchange stages must run trip counts that provably match or
 /// differ by a known constant.
 void checkDomains(const Program &P, const Kernel &K, const KernelPlan &Plan,

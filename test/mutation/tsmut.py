@@ -2737,6 +2737,29 @@ def op_drop_load(ctx: Ctx):
                       [(st.start, st.end, _blank(ctx.s.src, st.start, st.end, "dropped"))])
 
 
+def op_lane_bound(ctx: Ctx):
+    """In every task of a kernel alike: the domain loop's end `E` ->
+    `(E) - int(threadIdx.x % 2)`, so the lanes of each warp run different
+    trip counts while the tasks' domains stay the same text."""
+    for k in ctx.s.kernels:
+        tasks = [ctx.s.tasks[n] for n in k.tasks if n in ctx.s.tasks]
+        looping = [t for t in tasks if t.loop is not None and t.domain_args and
+                   any(ctx.pipelined(o.resource) for o in t.ops)]
+        if not looping:
+            continue
+        edits = []
+        for task in looping:
+            args = task.domain_args
+            a, b = args[0] if len(args) == 1 else args[1]
+            edits.append((a, b, "(%s) - int(threadIdx.x %% 2)" % ctx.s.src[a:b].strip()))
+        yield _mk(ctx, "lane_bound", BUG, edits[0][0],
+                  "kernel '%s': every domain end `E` -> `(E) - int(threadIdx.x %% 2)`" % k.name,
+                  "the odd lanes of every warp run one iteration fewer: a warp's arrivals are "
+                  "made once per iteration by its elected lane while the others have left the "
+                  "loop (or skip their own releases), so the barriers' counts no longer match "
+                  "what the warps do", edits)
+
+
 OPERATORS = [
     ("drop_close", op_drop_close),
     ("dup_close", op_dup_close),
@@ -2775,6 +2798,7 @@ OPERATORS = [
     ("cta_loop", op_cta_loop),
     ("cluster_index_div", op_cluster_index_div),
     ("drop_load", op_drop_load),
+    ("lane_bound", op_lane_bound),
 ]
 
 

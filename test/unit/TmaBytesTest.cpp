@@ -110,3 +110,28 @@ TEST(TmaBytes, ThreadPipelinesAreNotConcerned) {
 }
 
 } // namespace
+
+namespace {
+
+// ts-domain, per task: the threads of a task agree on its trip counts.
+TEST(ThreadBounds, ABoundReadPerThreadIsAnError) {
+  Builder B;
+  unsigned T = B.tma("Tiles");
+  B.task("load", 0, 1).produces(T).loop(std::nullopt).body().fill(T);
+  B.task("use", 1, 4).consumes(T).loop(std::nullopt).body().drain(T);
+  DiagList D;
+  checkThreadBounds(B.P, B.kernel(), D);
+  EXPECT_TRUE(D.empty());
+  B.P.Tasks[1].Dom.Bounds.Varies = {{Varying::Source::CtaIndex, 0, 1, 0, "blockIdx.x", 0}};
+  checkThreadBounds(B.P, B.kernel(), D);
+  EXPECT_TRUE(D.empty()); // the same in every thread of a CTA
+  B.P.Tasks[1].Dom.Bounds.Varies.push_back({Varying::Source::Thread, 0, 1, 0, "threadIdx.x", 7});
+  checkThreadBounds(B.P, B.kernel(), D);
+  ASSERT_EQ(D.size(), 1u) << dump(D);
+  EXPECT_EQ(D[0].Group, Check::Domain);
+  EXPECT_EQ(D[0].Message,
+            "the trip count of this ts::domain loop of task 'use' may differ between its threads");
+  EXPECT_EQ(D[0].Notes[0].Loc, 7u);
+}
+
+} // namespace

@@ -9,7 +9,7 @@
 
 struct Params { CUtensorMap a, b; float *out; int units; const int *offsets; };
 struct [[ts::resource(ts::gmem)]] Out {};
-struct [[ts::resource(ts::tma_async, ts::stages(2), ts::multicast)]] Tiles { // expected-note 6 {{each phase of 'Tiles' (ts::multicast) needs the releases and loads of every CTA of the cluster}}
+struct [[ts::resource(ts::tma_async, ts::stages(2), ts::multicast)]] Tiles { // expected-note 4 {{each phase of 'Tiles' (ts::multicast) needs the releases and loads of every CTA of the cluster}}
   float b[64 * 32];
 };
 
@@ -128,29 +128,6 @@ __device__ void use_rows(const Params &p, ts::consumer<Tiles> t, ts::producer<Ou
   }
 }
 [[ts::kernel(load_rows, use_rows, ts::cluster_shape(1, 2))]] __global__ void rows(const __grid_constant__ Params p);
-
-// A bound read through an atomic differs between every caller.
-[[ts::task(ts::warps(0, 1))]]
-__device__ void load_claim(const Params &p, ts::producer<Tiles> t, int *counter) {
-  const unsigned rank = ts::cluster::rank();
-  const int n = atomicAdd(counter, 0); // expected-note {{it depends on atomicAdd(), which differs between threads}}
-  for (auto u : ts::domain(0, n)) { // expected-error {{the trip count of this ts::domain loop of task 'load_claim' may differ between the CTAs of a cluster}}
-    auto s = t.acquire();
-    ts::tma::load_2d_multicast(s->b + rank * 32 * 32, &p.b, 0, int(u) * 64 + int(rank) * 32,
-                               s.barrier());
-    t.commit(s);
-  }
-}
-[[ts::task(ts::warps(1, 4))]]
-__device__ void use_claim(const Params &p, ts::consumer<Tiles> t, ts::producer<Out>, int *counter) {
-  const int n = atomicAdd(counter, 0); // expected-note {{it depends on atomicAdd(), which differs between threads}}
-  for (auto u : ts::domain(0, n)) { // expected-error {{the trip count of this ts::domain loop of task 'use_claim' may differ between the CTAs of a cluster}}
-    auto s = t.wait();
-    p.out[threadIdx.x] += s->b[threadIdx.x];
-    t.release(s);
-  }
-}
-[[ts::kernel(load_claim, use_claim, ts::cluster_shape(2))]] __global__ void claims(const __grid_constant__ Params p, int *counter);
 
 // A position that repeats within the cluster: two CTAs load one share.
 [[ts::task(ts::warps(0, 1))]]

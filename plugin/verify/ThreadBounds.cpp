@@ -1,0 +1,51 @@
+//===- ThreadBounds.cpp - The threads of a task agree on its trip count ---===//
+//
+// Every warp of a task arrives on its pipelines' barriers once per
+// iteration (the plan counts warps), so a domain bound that differs between
+// the task's threads (threadIdx, the lane, an atomic's result: what the
+// front end's Variance.cpp finds) breaks the arrival counts in any kernel.
+//
+//===----------------------------------------------------------------------===//
+#include "verify/Verify.h"
+#include "verify/VerifyUtil.h"
+
+namespace ts {
+using namespace detail;
+
+namespace {
+
+void checkTaskBounds(const Task &T, DiagList &Out) {
+  for (const Domain *Dom : {&T.Dom, &T.Inner}) {
+    if (!Dom->Present)
+      continue;
+    for (const Varying &V : Dom->Bounds.Varies) {
+      if (V.Src != Varying::Source::Thread)
+        continue;
+      Diag &D = report(Out, Check::Domain, Dom->Loc,
+                       "the trip count of this ts::domain loop of task " + quote(T.Name) +
+                           " may differ between its threads");
+      note(D, V.Loc, "it depends on " + V.What + ", which differs between threads");
+      note(D, Dom->Loc,
+           "each warp of the task arrives on its pipelines' barriers once per iteration; "
+           "bound the loop by values every thread shares (kernel parameters, "
+           "blockIdx, a value broadcast through shared memory before the loop)");
+      break;
+    }
+  }
+}
+
+} // namespace
+
+void checkThreadBounds(const Program &P, const Kernel &K, DiagList &Out) {
+  for (unsigned TI : K.Tasks) {
+    const Task &T = P.Tasks[TI];
+    bool Pipelined = false;
+    for (const std::vector<unsigned> *Rs : {&T.Produces, &T.Consumes})
+      for (unsigned R : *Rs)
+        Pipelined |= isPipelined(P.Resources[R].Kind);
+    if (Pipelined)
+      checkTaskBounds(T, Out);
+  }
+}
+
+} // namespace ts

@@ -28,7 +28,7 @@ using namespace clang;
 namespace ts {
 namespace {
 
-/// A read; Exact while the value is still blockIdx.<Dim> / Divisor.
+/// A read; Exact while the value is still blockIdx/threadIdx.<Dim> / Divisor.
 struct Found {
   Varying V;
   bool Exact = false;
@@ -57,7 +57,11 @@ bool specialRegister(std::string Name, std::optional<Varying> &Out) {
     Out = Varying{Varying::Source::ClusterRank, 0, 1, 0, "", 0};
     return true;
   }
-  for (StringRef P : {"tid_", "laneid", "warpid", "lanemask_", "clock", "globaltimer", "smid"})
+  if (Is("tid_")) {
+    Out = Varying{Varying::Source::ThreadIndex, unsigned(Name.back() - 'x'), 1, 0, "", 0};
+    return Name.size() == 5 && Name.back() >= 'x' && Name.back() <= 'z';
+  }
+  for (StringRef P : {"laneid", "warpid", "lanemask_", "clock", "globaltimer", "smid"})
     if (Is(P)) {
       Out = Varying{Varying::Source::Thread, 0, 1, 0, "", 0};
       return true;
@@ -320,7 +324,7 @@ FoundList Finder::builtinVar(const PseudoObjectExpr *E) {
   if (Var == "blockIdx")
     return {source(Varying::Source::CtaIndex, Dim, What, E->getExprLoc())};
   if (Var == "threadIdx")
-    return {source(Varying::Source::Thread, Dim, What, E->getExprLoc())};
+    return {source(Varying::Source::ThreadIndex, Dim, What, E->getExprLoc())};
   return {}; // gridDim, blockDim: the same in every CTA
 }
 
@@ -340,7 +344,7 @@ FoundList Finder::knownCall(const CallExpr *C, const FunctionDecl *F, bool &Know
     if (Var == "blockIdx")
       return {source(Varying::Source::CtaIndex, Dim, Read, C->getExprLoc())};
     if (Var == "threadIdx")
-      return {source(Varying::Source::Thread, Dim, Read, C->getExprLoc())};
+      return {source(Varying::Source::ThreadIndex, Dim, Read, C->getExprLoc())};
     return {};
   }
   if (N.starts_with("get_sreg_") || N.starts_with("__nvvm_read_ptx_sreg_")) {
@@ -454,7 +458,8 @@ FoundList Finder::binary(const BinaryOperator *B) {
   int64_t C = R.Val.getInt().getExtValue();
   FoundList Out = expr(B->getLHS());
   for (Found &F : Out) {
-    if (!F.Exact || F.V.Src != Varying::Source::CtaIndex || C <= 0 || C >= 63)
+    bool Index = F.V.Src == Varying::Source::CtaIndex || F.V.Src == Varying::Source::ThreadIndex;
+    if (!F.Exact || !Index || C <= 0 || (Op == BO_Shr && C >= 63))
       continue;
     if (Op == BO_Div || Op == BO_Shr) {
       F.V.Divisor *= Op == BO_Div ? uint64_t(C) : uint64_t(1) << C;

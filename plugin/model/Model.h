@@ -68,14 +68,19 @@ struct Varying {
   enum class Source {
     CtaIndex,    ///< blockIdx.<Dim> / Divisor (%ctaid).
     ClusterRank, ///< The CTA's rank or position in its cluster.
-    Thread,      ///< Differs between threads (threadIdx, lane, atomics, clocks).
+    ThreadIndex, ///< threadIdx.<Dim> / Divisor (%tid).
+    Thread,      ///< Differs between threads otherwise (lane, atomics, clocks).
   } Src = Source::CtaIndex;
-  unsigned Dim = 0;      ///< CtaIndex: 0, 1, 2 for x, y, z.
-  uint64_t Divisor = 1;  ///< CtaIndex: the read is blockIdx.<Dim> divided by this,
+  unsigned Dim = 0;      ///< CtaIndex, ThreadIndex: 0, 1, 2 for x, y, z.
+  uint64_t Divisor = 1;  ///< Index reads: blockIdx/threadIdx.<Dim> divided by this,
   uint64_t Modulus = 0;  ///< then taken modulo this (0: not).
   std::string What;      ///< "blockIdx.x", "ts::cluster::rank()", ...
   SourceHandle Loc = 0;  ///< The read, or the library call that makes it.
 };
+
+inline bool perThread(const Varying &V) {
+  return V.Src == Varying::Source::Thread || V.Src == Varying::Source::ThreadIndex;
+}
 
 /// What the front end found an expression reads. Complete: it saw every
 /// value (no memory load, opaque call or unknown asm) so nothing else varies.

@@ -76,6 +76,7 @@ bool variesInCluster(const Kernel &K, const Varying &V) {
     return K.Cluster[V.Dim] > 1 && V.Divisor % K.Cluster[V.Dim] != 0;
   case Varying::Source::ClusterRank:
     return K.clusterCtas() > 1;
+  case Varying::Source::ThreadIndex:
   case Varying::Source::Thread:
     return true;
   }
@@ -118,7 +119,7 @@ void checkShare(const Kernel &K, const Op &O, const Reads &R, const char *What,
     return;
   std::vector<const Varying *> Position;
   for (const Varying &V : R.Varies)
-    if (V.Src != Varying::Source::Thread && variesInCluster(K, V))
+    if (!perThread(V) && variesInCluster(K, V))
       Position.push_back(&V);
   if (Position.empty()) {
     Diag &D = report(Out, Check::Cluster, O.McastLoc,
@@ -175,7 +176,7 @@ void checkTrips(const Program &P, const Kernel &K, const Task &T, DiagList &Out)
     if (!Dom->Present)
       continue;
     for (const Varying &V : Dom->Bounds.Varies) {
-      if (V.Src == Varying::Source::Thread || !variesInCluster(K, V))
+      if (perThread(V) || !variesInCluster(K, V))
         continue; // per thread: ts-domain says so in any kernel
       Diag &D = report(Out, Check::Cluster, Dom->Loc,
                        "the trip count of this ts::domain loop of task " + quote(T.Name) +

@@ -14,12 +14,20 @@ using namespace detail;
 
 namespace {
 
+/// threadIdx.x / D with D a multiple of the task's span can still be one
+/// value in all of its threads (warps [F, F + N): threads 32F to 32(F+N)-1).
+bool uniformInTask(const Task &T, const Varying &V) {
+  if (V.Src != Varying::Source::ThreadIndex || V.Dim != 0)
+    return false;
+  return (32 * T.FirstWarp) / V.Divisor == (32 * T.endWarp() - 1) / V.Divisor;
+}
+
 void checkTaskBounds(const Task &T, DiagList &Out) {
   for (const Domain *Dom : {&T.Dom, &T.Inner}) {
     if (!Dom->Present)
       continue;
     for (const Varying &V : Dom->Bounds.Varies) {
-      if (V.Src != Varying::Source::Thread)
+      if (!perThread(V) || uniformInTask(T, V))
         continue;
       Diag &D = report(Out, Check::Domain, Dom->Loc,
                        "the trip count of this ts::domain loop of task " + quote(T.Name) +

@@ -125,13 +125,21 @@ TEST(ThreadBounds, ABoundReadPerThreadIsAnError) {
   B.P.Tasks[1].Dom.Bounds.Varies = {{Varying::Source::CtaIndex, 0, 1, 0, "blockIdx.x", 0}};
   checkThreadBounds(B.P, B.kernel(), D);
   EXPECT_TRUE(D.empty()); // the same in every thread of a CTA
-  B.P.Tasks[1].Dom.Bounds.Varies.push_back({Varying::Source::Thread, 0, 1, 0, "threadIdx.x", 7});
+  B.P.Tasks[1].Dom.Bounds.Varies.push_back({Varying::Source::ThreadIndex, 0, 1, 0, "threadIdx.x", 7});
   checkThreadBounds(B.P, B.kernel(), D);
   ASSERT_EQ(D.size(), 1u) << dump(D);
   EXPECT_EQ(D[0].Group, Check::Domain);
   EXPECT_EQ(D[0].Message,
             "the trip count of this ts::domain loop of task 'use' may differ between its threads");
   EXPECT_EQ(D[0].Notes[0].Loc, 7u);
+  // threadIdx.x / 256 is 0 in all of the task's threads (32 to 159).
+  B.P.Tasks[1].Dom.Bounds.Varies.back().Divisor = 256;
+  DiagList None;
+  checkThreadBounds(B.P, B.kernel(), None);
+  EXPECT_TRUE(None.empty()) << dump(None);
+  B.P.Tasks[1].Dom.Bounds.Varies.back().Divisor = 128; // 0 or 1
+  checkThreadBounds(B.P, B.kernel(), None);
+  EXPECT_EQ(None.size(), 1u);
 }
 
 } // namespace

@@ -11,9 +11,6 @@
 #include "frontend/AttrTable.h"
 #include "frontend/DiagEmitter.h"
 #include "frontend/Inject.h"
-#include "report/Html.h"
-#include "report/Json.h"
-#include "report/Report.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Basic/SourceManager.h"
@@ -37,7 +34,8 @@ struct Options {
   std::string Json;   ///< Machine-readable report.
   std::string Html;   ///< The report drawn, one page per translation unit.
   bool NoRewrite = false;
-  uint64_t TripBound = 64; ///< Trip counts checked where the argument ends.
+  bool Stats = false; ///< Print how many kernels were planned and verified.
+  uint64_t TripBound = DefaultTripBound;
   std::vector<std::string> WFlags;
 };
 
@@ -94,8 +92,8 @@ bool writeFile(DiagnosticsEngine &DE, const std::string &Path, llvm::StringRef D
 
 class Consumer : public ASTConsumer {
 public:
-  Consumer(CompilerInstance &CI, Options O, bool Inject)
-      : CI(CI), O(std::move(O)), Inject(Inject) {}
+  Consumer(CompilerInstance &CI, Options O, bool Inject, std::shared_ptr<Driver> D)
+      : CI(CI), O(std::move(O)), Inject(Inject), D(std::move(D)) {}
 
   /// Runs after a precompiled header replaced the predefines and before the
   /// main file is entered: the mark of generation must survive a -include-pch.
@@ -119,103 +117,60 @@ public:
       ~Drop() { dropTsAttrs(Ctx); }
     } DropAfter{Ctx};
     bool Generated = emittedFile(CI.getPreprocessor());
-    SeverityPolicy Policy = policyFor(CI, O);
     // Clang's own errors leave the AST incomplete: report those alone.
     if (Ctx.getDiagnostics().hasErrorOccurred())
       return;
-    Analysis A = analyze(Ctx, Generated, Policy, O.TripBound);
+    Analysis A = analyze(Ctx, Generated, *D);
+    const SeverityPolicy &Policy = D->policy();
     bool Quiet = isSecondJob(CI);
     DiagEmitter Emitter(Ctx.getDiagnostics(), Policy);
-    for (const Diag &D : A.Diags)
-      if (!Quiet || Policy.level(D.Group) == Level::Error)
-        Emitter.emit(D);
-    if (!A.SyntaxOk || Quiet)
+    for (const Diag &Dg : A.R.Diags)
+      if (!Quiet || Policy.level(Dg.Group) == Level::Error)
+        Emitter.emit(Dg);
+    if (O.Stats)
+      llvm::errs() << "libts: " << D->kernelsPlanned() << " kernel plans and verifications\n";
+    if (!A.R.SyntaxOk || Quiet)
       return;
-    if (!O.Report.empty())
-      report(Ctx, A, Policy);
-    if (!O.Json.empty())
-      writeFile(Ctx.getDiagnostics(), O.Json, json(Ctx, A, Policy));
-    if (!O.Html.empty())
-      writeFile(Ctx.getDiagnostics(), O.Html, html(Ctx, A, Policy));
-    if (!O.Dot.empty() && !A.X.P.Kernels.empty()) {
-      std::string Dot;
-      for (const Kernel &K : A.X.P.Kernels)
-        Dot += graphDot(A.X.P, K);
-      writeFile(Ctx.getDiagnostics(), O.Dot, Dot);
-    }
-    // A generated main file is the rewrite (ours, or an emitted file fed
-    // back in): emit it as it is. Otherwise rewrite now on request.
-    if (!O.Emit.empty()) {
-      const SourceManager &SM = Ctx.getSourceManager();
-      std::string Text = Generated ? SM.getBufferData(SM.getMainFileID()).str()
-                                   : rewriteMainFile(Ctx, A, CI.getPreprocessorOpts().Macros,
-                                                     CI.getPreprocessorOpts().Includes);
-      if (!Text.empty())
-        writeFile(Ctx.getDiagnostics(), O.Emit, Text);
-    }
+    writeOutputs(Ctx, A, Generated);
   }
 
 private:
-  /// Source positions as "file:line:col" for the clang-free report layer.
-  static Locator locator(const SourceManager &SM) {
-    return [&SM](SourceHandle H) -> std::string {
-      PresumedLoc PL = SM.getPresumedLoc(SM.getFileLoc(fromHandle(H)));
-      if (PL.isInvalid())
-        return "";
-      return std::string(PL.getFilename()) + ":" + std::to_string(PL.getLine()) +
-             ":" + std::to_string(PL.getColumn());
-    };
-  }
-
-  /// A finding's level after the user's -W flags; "" when it is ignored.
-  static LevelOf levelName(const SeverityPolicy &Policy) {
-    return [&Policy](const Diag &D) -> const char * {
-      ts::Level L = Policy.level(D.Group);
-      return L == ts::Level::Error ? "error" : L == ts::Level::Warning ? "warning" : "";
-    };
-  }
-
-  std::string html(ASTContext &Ctx, const Analysis &A, const SeverityPolicy &Policy) {
+  void writeOutputs(ASTContext &Ctx, const Analysis &A, bool Generated) {
+    DiagnosticsEngine &DE = Ctx.getDiagnostics();
     const SourceManager &SM = Ctx.getSourceManager();
-    std::vector<HtmlKernel> Kernels;
-    for (size_t I = 0; I < A.X.P.Kernels.size(); ++I)
-      Kernels.push_back({&A.X.P.Kernels[I], &A.Kernels[I].Plan, &A.Kernels[I].Verify});
-    PresumedLoc Main = SM.getPresumedLoc(SM.getLocForStartOfFile(SM.getMainFileID()));
-    std::string Title = Main.isValid() ? Main.getFilename() : "";
-    return htmlReport(Title, A.X.P, Kernels, locator(SM), levelName(Policy));
-  }
-
-  std::string json(ASTContext &Ctx, const Analysis &A, const SeverityPolicy &Policy) {
-    Locator Where = locator(Ctx.getSourceManager());
-    LevelOf LevelName = levelName(Policy);
-    std::string Out = "{\"kernels\":[";
-    for (size_t I = 0; I < A.X.P.Kernels.size(); ++I)
-      Out += (I ? "," : "") + kernelJson(A.X.P, A.X.P.Kernels[I], A.Kernels[I].Plan,
-                                         A.Kernels[I].Verify.Diags, Where, LevelName);
-    return Out + "]}\n";
-  }
-
-  void report(ASTContext &Ctx, const Analysis &A, const SeverityPolicy &Policy) {
-    std::string Out;
-    for (size_t I = 0; I < A.X.P.Kernels.size(); ++I) {
-      const KernelAnalysis &KA = A.Kernels[I];
-      unsigned E = 0, W = 0;
-      for (const Diag &D : KA.Verify.Diags) {
-        E += Policy.level(D.Group) == Level::Error;
-        W += Policy.level(D.Group) == Level::Warning;
-      }
-      const Kernel &K = A.X.P.Kernels[I];
-      Out += kernelReport(A.X.P, K, KA.Plan, KA.Verify, E, W);
+    const Program &P = A.X.P;
+    if (!O.Report.empty()) {
+      if (O.Report == "-")
+        llvm::outs() << D->report(P, A.R);
+      else
+        writeFile(DE, O.Report, D->report(P, A.R));
     }
-    if (O.Report == "-")
-      llvm::outs() << Out;
-    else
-      writeFile(Ctx.getDiagnostics(), O.Report, Out);
+    if (!O.Json.empty())
+      writeFile(DE, O.Json, D->json(P, A.R, locator(SM)));
+    if (!O.Html.empty()) {
+      PresumedLoc Main = SM.getPresumedLoc(SM.getLocForStartOfFile(SM.getMainFileID()));
+      writeFile(DE, O.Html, D->html(Main.isValid() ? Main.getFilename() : "", P, A.R,
+                                    locator(SM)));
+    }
+    if (!O.Dot.empty() && !P.Kernels.empty())
+      writeFile(DE, O.Dot, D->dot(P));
+    // A generated main file is the rewrite (ours, or an emitted file fed
+    // back in): emit it as it is. Otherwise rewrite now on request.
+    if (O.Emit.empty())
+      return;
+    std::string Text =
+        Generated ? SM.getBufferData(SM.getMainFileID()).str()
+                  : rewriteMainFile(mainFile(Ctx, A.X, CI.getPreprocessorOpts().Macros,
+                                             CI.getPreprocessorOpts().Includes),
+                                    P, A.R, A.X.KernelSrc, A.X.TaskSrc);
+    if (!Text.empty())
+      writeFile(DE, O.Emit, Text);
   }
 
   CompilerInstance &CI;
   Options O;
   bool Inject;
+  std::shared_ptr<Driver> D;
 };
 
 class Action : public PluginASTAction {
@@ -241,6 +196,8 @@ public:
         O.Html = A.str();
       else if (A == "no-rewrite")
         O.NoRewrite = true;
+      else if (A == "stats")
+        O.Stats = true;
       else if (A.starts_with("trip-bound=") &&
                !A.drop_front(11).getAsInteger(10, O.TripBound) && O.TripBound > 0 &&
                O.TripBound <= 1u << 20)
@@ -253,7 +210,7 @@ public:
             DiagnosticsEngine::Error,
             "libts: unknown or malformed plugin argument '%0' (expected "
             "-emit=<file>, -report[=<file>], -dot=<file>, -json=<file>, "
-            "-html=<file>, -no-rewrite, -trip-bound=<1..1048576> or -W<flag>)");
+            "-html=<file>, -no-rewrite, -stats, -trip-bound=<1..1048576> or -W<flag>)");
         DE.Report(ID) << A0;
         return false;
       }
@@ -266,14 +223,14 @@ public:
     // A code-generating compile parses once: each kernel's definition is
     // parsed right after its declaration (frontend/Inject.h).
     bool Inject = isCodeGenAction(CI.getFrontendOpts().ProgramAction) && !O.NoRewrite;
+    auto D = std::make_shared<Driver>(DriverOptions{policyFor(CI, O), O.TripBound});
     if (Inject) {
       auto State = std::make_shared<InjectState>();
       State->Ctx = &CI.getASTContext();
-      State->Policy = policyFor(CI, O);
-      State->TripBound = O.TripBound;
+      State->D = D;
       enableInjection(CI.getPreprocessor(), std::move(State));
     }
-    return std::make_unique<Consumer>(CI, O, Inject);
+    return std::make_unique<Consumer>(CI, O, Inject, std::move(D));
   }
 
 private:

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Generator.h"
+#include "Explore.h"
 #include "verify/Verify.h"
 
 #include <sys/resource.h>

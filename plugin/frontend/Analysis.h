@@ -1,11 +1,15 @@
-//===- Analysis.h - Extract, verify, lay out, lower -------------*- C++ -*-===//
+//===- Analysis.h - The translation unit handed to the driver ---*- C++ -*-===//
+//
+// The front end's part of a compile: the model extracted from the AST,
+// what the driver decided about it, and where the rewrite puts things.
+//
+//===----------------------------------------------------------------------===//
 #ifndef LIBTS_FRONTEND_ANALYSIS_H
 #define LIBTS_FRONTEND_ANALYSIS_H
 
+#include "driver/Driver.h"
+#include "driver/Rewrite.h"
 #include "frontend/Extract.h"
-#include "frontend/Severity.h"
-#include "plan/Plan.h"
-#include "verify/Verify.h"
 
 #include "clang/AST/ASTContext.h"
 
@@ -14,34 +18,22 @@
 
 namespace ts {
 
-struct KernelAnalysis {
-  KernelPlan Plan;
-  VerifyResult Verify;
-};
-
 struct Analysis {
   Extraction X;
-  std::vector<KernelAnalysis> Kernels; ///< Parallel to X.P.Kernels.
-  DiagList Diags;                      ///< Everything, in report order.
-  unsigned Errors = 0;                 ///< Under the severity policy.
-  unsigned Warnings = 0;
-  bool SyntaxOk = true;
+  Outcome R;
 };
 
-/// Runs every layer over the translation unit's recorded attributes.
-/// `TripBound`: trip counts checked where the every-N argument ends.
-Analysis analyze(clang::ASTContext &Ctx, bool GeneratedMode,
-                 const SeverityPolicy &Policy, uint64_t TripBound);
+/// Extracts the translation unit's recorded attributes and runs the
+/// driver over the model.
+Analysis analyze(clang::ASTContext &Ctx, bool GeneratedMode, Driver &D);
 
-/// The rewritten main file (see docs/generated-code.md), or "" when the
-/// analysis has errors or nothing to generate. `Macros` are the command
-/// line's -D/-U (clang's PreprocessorOptions form: "N=V", isUndef); the
-/// rewrite restates them, since its layout was computed under them, and
-/// the -include files, without which it would not compile on its own.
-std::string
-rewriteMainFile(clang::ASTContext &Ctx, const Analysis &A,
-                const std::vector<std::pair<std::string, bool>> &Macros,
-                const std::vector<std::string> &Includes);
+/// The main file's text and the offsets the rewrite needs.
+MainFile mainFile(clang::ASTContext &Ctx, const Extraction &X,
+                  const std::vector<std::pair<std::string, bool>> &Macros,
+                  const std::vector<std::string> &Includes);
+
+/// "file:line:col" of source handles, for the reports.
+Locator locator(const clang::SourceManager &SM);
 
 } // namespace ts
 

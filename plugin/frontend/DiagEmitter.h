@@ -2,7 +2,7 @@
 #ifndef LIBTS_FRONTEND_DIAGEMITTER_H
 #define LIBTS_FRONTEND_DIAGEMITTER_H
 
-#include "frontend/Severity.h"
+#include "driver/Severity.h"
 #include "model/Diag.h"
 
 #include "clang/Basic/Diagnostic.h"

@@ -3,9 +3,9 @@
 #define LIBTS_FRONTEND_EXTRACT_H
 
 #include "frontend/AttrTable.h"
-#include "lower/Lower.h"
 #include "model/Diag.h"
 #include "model/Model.h"
+#include "model/Source.h"
 
 #include "clang/AST/ASTContext.h"
 

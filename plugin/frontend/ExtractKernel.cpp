@@ -4,6 +4,7 @@
 #include "frontend/Inject.h"
 #include "frontend/Schedule.h"
 #include "frontend/Vocabulary.h"
+#include "plan/Target.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
@@ -60,73 +61,91 @@ static std::string exceptionSpec(ASTContext &Ctx, const FunctionDecl *FD) {
   }
 }
 
-void Extractor::kernel(const SeenAttr &A) {
-  const auto *FD = cast<FunctionDecl>(A.D);
-  Kernel K;
-  K.Name = FD->getNameAsString();
-  K.QualifiedName = qualified(FD);
-  K.Loc = toHandle(FD->getLocation());
+/// What [[ts::kernel]] takes, for the notes of its argument errors.
+static const char *KernelArgsHint =
+    "ts::edge<Upstream, Downstream>, ts::alias<...>, ts::grid_dependent<...>, "
+    "ts::pdl_waited, ts::trip_bound(N), ts::cluster_shape(x, y, z) or "
+    "ts::smem_capacity(bytes)";
+
+bool Extractor::kernelDeclarationOk(const FunctionDecl *FD, const Kernel &K) {
   const SourceManager &SM = Ctx.getSourceManager();
   bool Ok = true;
-  if (!FD->getIdentifier() || !llvm::all_of(K.Name, [](unsigned char C) {
-        return C < 0x80;
-      })) {
-    // Clang 19's NVPTX backend aborts on such symbol names.
-    error(FD->getLocation(), "ts::kernel name '" + K.Name + "' is not plain ASCII",
-          "name the kernel with ASCII letters, digits and '_'");
+  auto Fail = [&](SourceLocation L, std::string Msg, std::string Note,
+                  SourceLocation NoteLoc = SourceLocation()) {
+    error(L, std::move(Msg), std::move(Note), NoteLoc);
     Ok = false;
-  }
-  if (!FD->hasAttr<CUDAGlobalAttr>()) {
-    error(FD->getLocation(), "ts::kernel '" + K.Name + "' is not a __global__ function",
-          "declare it '__global__ void " + K.Name + "(...);'");
-    Ok = false;
-  }
+  };
+  std::string Name = "ts::kernel '" + K.Name + "'";
+  // Clang 19's NVPTX backend aborts on such symbol names.
+  if (!FD->getIdentifier() ||
+      !llvm::all_of(K.Name, [](unsigned char C) { return C < 0x80; }))
+    Fail(FD->getLocation(), "ts::kernel name '" + K.Name + "' is not plain ASCII",
+         "name the kernel with ASCII letters, digits and '_'");
+  if (!FD->hasAttr<CUDAGlobalAttr>())
+    Fail(FD->getLocation(), Name + " is not a __global__ function",
+         "declare it '__global__ void " + K.Name + "(...);'");
   if (!Generated && !FD->doesThisDeclarationHaveABody() && FD->getDefinition() &&
-      !isGeneratedLoc(SM, FD->getDefinition()->getLocation())) {
-    error(FD->getDefinition()->getLocation(),
-          "ts::kernel '" + K.Name + "' has a hand-written definition",
-          "libts generates the body; remove this definition",
-          FD->getLocation());
-    Ok = false;
+      !isGeneratedLoc(SM, FD->getDefinition()->getLocation()))
+    Fail(FD->getDefinition()->getLocation(), Name + " has a hand-written definition",
+         "libts generates the body; remove this definition", FD->getLocation());
+  if (Generated && !FD->getDefinition())
+    Fail(FD->getLocation(),
+         Name + " has no generated body although __LIBTS_GENERATED__ is defined",
+         "__LIBTS_GENERATED__ marks a file libts already rewrote; do not "
+         "define it yourself, and compile the original file through the plugin");
+  if (FD->doesThisDeclarationHaveABody())
+    Fail(FD->getLocation(), Name + " must not have a body",
+         "libts generates the body; end the declaration with ';'");
+  if (!SM.isInMainFile(FD->getLocation()))
+    Fail(FD->getLocation(), Name + " must be declared in the main file",
+         "libts appends the generated body to the file being compiled");
+  if (isa<CXXMethodDecl>(FD) || FD->getTemplatedKind() != FunctionDecl::TK_NonTemplate)
+    Fail(FD->getLocation(), Name + " must be a non-template free function",
+         "declare it at namespace scope");
+  if (const auto *LB = FD->getAttr<CUDALaunchBoundsAttr>())
+    Fail(LB->getLocation(), Name + " has its own __launch_bounds__",
+         "remove it: libts derives __launch_bounds__(threads, 1) from the tasks' warps "
+         "(ts::kernel_traits<" + K.Name + ">::threads)");
+  if (FD->isVariadic())
+    Fail(FD->getLocation(), Name + " is variadic",
+         "a __global__ function takes a fixed parameter list");
+  return Ok;
+}
+
+std::optional<std::string> Extractor::kernelParamText(const ParmVarDecl *P) {
+  std::string Text = sourceText(Ctx, P->getSourceRange());
+  if (Text.empty()) // Written in a macro: spell the type from the AST.
+    Text = TypeName::getFullyQualifiedName(P->getType(), Ctx, Ctx.getPrintingPolicy(),
+                                           /*WithGlobalNsPrefix=*/true) +
+           " " + P->getNameAsString();
+  // The generated definition must not repeat a default argument.
+  if (!P->hasDefaultArg() && !P->hasUninstantiatedDefaultArg())
+    return Text;
+  SourceRange DR = P->getDefaultArgRange();
+  std::string Arg = DR.isValid() ? sourceText(Ctx, DR) : "";
+  size_t At = Arg.empty() ? std::string::npos : Text.rfind(Arg);
+  if (At == std::string::npos) {
+    error(P->getLocation(),
+          "cannot separate the default argument of kernel parameter '" +
+              P->getNameAsString() + "'",
+          "remove the default argument, or write it outside any macro");
+    return std::nullopt;
   }
-  if (Generated && !FD->getDefinition()) {
-    error(FD->getLocation(),
-          "ts::kernel '" + K.Name + "' has no generated body although "
-          "__LIBTS_GENERATED__ is defined",
-          "__LIBTS_GENERATED__ marks a file libts already rewrote; do not "
-          "define it yourself, and compile the original file through the plugin");
-    Ok = false;
-  }
-  if (FD->doesThisDeclarationHaveABody()) {
-    error(FD->getLocation(), "ts::kernel '" + K.Name + "' must not have a body",
-          "libts generates the body; end the declaration with ';'");
-    Ok = false;
-  }
-  if (!SM.isInMainFile(FD->getLocation())) {
-    error(FD->getLocation(), "ts::kernel '" + K.Name + "' must be declared in the main file",
-          "libts appends the generated body to the file being compiled");
-    Ok = false;
-  }
-  if (isa<CXXMethodDecl>(FD) || FD->getTemplatedKind() != FunctionDecl::TK_NonTemplate) {
-    error(FD->getLocation(), "ts::kernel '" + K.Name + "' must be a non-template free function",
-          "declare it at namespace scope");
-    Ok = false;
-  }
-  if (const auto *LB = FD->getAttr<CUDALaunchBoundsAttr>()) {
-    error(LB->getLocation(), "ts::kernel '" + K.Name + "' has its own __launch_bounds__",
-          "remove it: libts derives __launch_bounds__(threads, 1) from the tasks' warps "
-          "(ts::kernel_traits<" + K.Name + ">::threads)");
-    Ok = false;
-  }
-  if (FD->isVariadic()) {
-    error(FD->getLocation(), "ts::kernel '" + K.Name + "' is variadic",
-          "a __global__ function takes a fixed parameter list");
-    Ok = false;
-  }
+  Text.erase(At);
+  while (!Text.empty() && (Text.back() == ' ' || Text.back() == '\t' ||
+                           Text.back() == '\n' || Text.back() == '\r'))
+    Text.pop_back();
+  if (!Text.empty() && Text.back() == '=')
+    Text.pop_back();
+  while (!Text.empty() && (Text.back() == ' ' || Text.back() == '\t'))
+    Text.pop_back();
+  return Text;
+}
+
+KernelSource Extractor::kernelSource(const FunctionDecl *FD, const Kernel &K, bool &Ok) {
   KernelSource KS;
   KS.Name = K.Name;
   KS.QualifiedName = K.QualifiedName;
-  std::vector<std::string> Params;
   for (const ParmVarDecl *P : FD->parameters()) {
     if (P->getName().empty()) {
       error(P->getLocation(), "kernel parameter needs a name",
@@ -143,37 +162,11 @@ void Extractor::kernel(const SeenAttr &A) {
       continue;
     }
     KS.ParamNames.push_back(P->getNameAsString());
-    // The generated definition must not repeat a default argument.
-    std::string Text = sourceText(Ctx, P->getSourceRange());
-    if (Text.empty()) // Written in a macro: spell the type from the AST.
-      Text = TypeName::getFullyQualifiedName(P->getType(), Ctx, Ctx.getPrintingPolicy(),
-                                             /*WithGlobalNsPrefix=*/true) +
-             " " + P->getNameAsString();
-    if (P->hasDefaultArg() || P->hasUninstantiatedDefaultArg()) {
-      SourceRange DR = P->getDefaultArgRange();
-      std::string Arg = DR.isValid() ? sourceText(Ctx, DR) : "";
-      size_t At = Arg.empty() ? std::string::npos : Text.rfind(Arg);
-      if (At != std::string::npos) {
-        Text.erase(At);
-        while (!Text.empty() && (Text.back() == ' ' || Text.back() == '\t' ||
-                                 Text.back() == '\n' || Text.back() == '\r'))
-          Text.pop_back();
-        if (!Text.empty() && Text.back() == '=')
-          Text.pop_back();
-        while (!Text.empty() && (Text.back() == ' ' || Text.back() == '\t'))
-          Text.pop_back();
-      } else {
-        error(P->getLocation(),
-              "cannot separate the default argument of kernel parameter '" +
-                  P->getNameAsString() + "'",
-              "remove the default argument, or write it outside any macro");
-        Ok = false;
-      }
-    }
-    Params.push_back(Text);
+    std::optional<std::string> Text = kernelParamText(P);
+    Ok &= Text.has_value();
+    if (Text)
+      KS.ParamsText += (KS.ParamsText.empty() ? "" : ", ") + *Text;
   }
-  for (size_t I = 0; I < Params.size(); ++I)
-    KS.ParamsText += (I ? ", " : "") + Params[I];
   KS.Scopes = scopesOf(FD);
   KS.Address = "&" + K.QualifiedName;
   // An overloaded name needs its type to name the one function.
@@ -186,127 +179,132 @@ void Extractor::kernel(const SeenAttr &A) {
                                                  Ctx.getPrintingPolicy(), true) +
                  ">(" + KS.Address + ")";
   KS.Trailing = exceptionSpec(Ctx, FD);
+  return KS;
+}
 
-  std::vector<const ParmVarDecl *> KParams(FD->param_begin(), FD->param_end());
-  std::map<std::string, SourceLocation> KernelGiven;
-  for (const SeenArg &Arg : A.Args) {
-    const Expr *E = Arg.E;
-    SourceLocation L = Arg.Loc;
-    const NamedDecl *Named = Arg.Named;
-    if (E)
-      if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
-        Named = DRE->getDecl();
-    if (!E && Arg.NotAValue) {
-      error(L, "'" + Arg.Spelling + "' is not a task function",
-            "list task functions, ts::edge<Upstream, Downstream>, ts::alias<...>, "
-            "ts::grid_dependent<...>, ts::pdl_waited, ts::trip_bound(N), "
-            "ts::cluster_shape(x, y, z) or ts::smem_capacity(bytes)");
+void Extractor::bindTaskParams(const Task &T, const FunctionDecl *TF,
+                               const FunctionDecl *FD, const Kernel &K) {
+  // Value parameters bind to kernel parameters by name and type.
+  auto Named = [](auto Params, const std::string &Name) -> const ParmVarDecl * {
+    const ParmVarDecl *Found = nullptr;
+    for (const ParmVarDecl *P : Params)
+      if (P->getName() == Name)
+        Found = P;
+    return Found;
+  };
+  for (const TaskParam &TP : T.Params) {
+    if (TP.K != TaskParam::Kind::Value)
+      continue;
+    const ParmVarDecl *TPD = Named(TF->getDefinition()->parameters(), TP.Name);
+    const ParmVarDecl *KP = Named(FD->parameters(), TP.Name);
+    if (!KP) {
+      error(fromHandle(TP.Loc),
+            "task parameter '" + TP.Name + "' matches no parameter of kernel '" + K.Name +
+                "'",
+            "task parameters bind to kernel parameters of the same name", FD->getLocation());
       continue;
     }
-    if (!E && !Named) {
-      if (Arg.Overloaded)
-        error(L, "task name '" + Arg.Spelling + "' is ambiguous",
-              "tasks must not be overloaded; rename one of the functions");
-      else
-        error(L, "unknown name '" + Arg.Spelling + "' in [[ts::kernel]]",
-              "declare the task function before the kernel");
-      continue;
-    }
-    QualType Ty = E ? E->getType() : QualType();
-    if (const auto *TF = dyn_cast_or_null<FunctionDecl>(Named)) {
-      auto It = TaskIndex.find(TF->getCanonicalDecl());
-      if (It == TaskIndex.end()) {
-        error(L, "'" + TF->getNameAsString() + "' is not a task",
-              "mark it [[ts::task(ts::warps(first, count))]]", TF->getLocation());
-        continue;
-      }
-      if (std::find(K.Tasks.begin(), K.Tasks.end(), It->second) != K.Tasks.end()) {
-        error(L, "task '" + TF->getNameAsString() + "' is listed twice", "list each task once");
-        continue;
-      }
-      K.Tasks.push_back(It->second);
-      // Value parameters bind to kernel parameters by name and type.
-      const Task &T = X.P.Tasks[It->second];
-      const FunctionDecl *Def = TF->getDefinition();
-      for (const TaskParam &TP : T.Params) {
-        if (TP.K != TaskParam::Kind::Value)
-          continue;
-        const ParmVarDecl *TPD = nullptr;
-        for (const ParmVarDecl *P : Def->parameters())
-          if (P->getName() == TP.Name)
-            TPD = P;
-        const ParmVarDecl *KP = nullptr;
-        for (const ParmVarDecl *P : KParams)
-          if (P->getName() == TP.Name)
-            KP = P;
-        if (!KP) {
-          error(fromHandle(TP.Loc),
-                "task parameter '" + TP.Name + "' matches no parameter of kernel '" +
-                    K.Name + "'",
-                "task parameters bind to kernel parameters of the same name",
-                FD->getLocation());
-          continue;
-        }
-        QualType A1 = TPD->getType().getNonReferenceType().getCanonicalType().getUnqualifiedType();
-        QualType B1 = KP->getType().getNonReferenceType().getCanonicalType().getUnqualifiedType();
-        if (A1 != B1)
-          error(fromHandle(TP.Loc),
-                "task parameter '" + TP.Name + "' has type '" + TPD->getType().getAsString() +
-                    "' but kernel parameter '" + TP.Name + "' has type '" +
-                    KP->getType().getAsString() + "'",
-                "give both the same type (references and const are fine)",
-                KP->getLocation());
-      }
-    } else if (!E) {
-      error(L, "'" + Arg.Spelling + "' is not a task function",
-            "list task functions, ts::edge<Upstream, Downstream>, ts::alias<...>, "
-            "ts::grid_dependent<...>, ts::pdl_waited, ts::trip_bound(N), "
-            "ts::cluster_shape(x, y, z) or ts::smem_capacity(bytes)");
-    } else if (const auto *ULE =
-                   dyn_cast<UnresolvedLookupExpr>(E->IgnoreParenImpCasts())) {
-      bool Template = std::any_of(ULE->decls_begin(), ULE->decls_end(), [](NamedDecl *D) {
-        return isa<FunctionTemplateDecl>(D->getUnderlyingDecl());
-      });
-      if (Template)
-        error(L, "'" + ULE->getName().getAsString() + "' names a function template, not a task",
-              "tasks must be plain, non-template __device__ functions");
-      else
-        error(L, "task name is ambiguous", "tasks must not be overloaded");
-    } else if (kernelOption(E, L, K)) {
-    } else if (tsRecord(Ty, "edge_t")) {
-      auto From = resourceOf(tsTemplateArg(Ty, "edge_t", 0), L);
-      auto To = resourceOf(tsTemplateArg(Ty, "edge_t", 1), L);
-      if (From && To)
-        K.DeclaredEdges.push_back({*From, *To, toHandle(L)});
-    } else if (tsRecord(Ty, "smem_capacity_t")) {
-      if (!firstTime(KernelGiven, "ts::smem_capacity", L))
-        continue;
-      if (auto V = evaluate(E, "ts::smem_capacity")) {
-        if (field(*V, 0) <= 0)
-          error(L, "ts::smem_capacity must be positive", "give the target's bytes per block");
-        else if (field(*V, 0) > int64_t(UINT32_MAX))
-          error(L, "ts::smem_capacity(" + std::to_string(field(*V, 0)) +
-                       ") exceeds the 32-bit shared-memory window",
-                "give the target's bytes per block (232448 on sm_90)");
-        else
-          K.SmemCapacity = uint64_t(field(*V, 0));
-      }
-    } else {
-      error(L, "unexpected argument to [[ts::kernel]]",
-            "expected task functions, ts::edge<Upstream, Downstream>, ts::alias<...>, "
-            "ts::grid_dependent<...>, ts::pdl_waited, ts::trip_bound(N), "
-            "ts::cluster_shape(x, y, z) or ts::smem_capacity(bytes)");
-    }
+    QualType A1 = TPD->getType().getNonReferenceType().getCanonicalType().getUnqualifiedType();
+    QualType B1 = KP->getType().getNonReferenceType().getCanonicalType().getUnqualifiedType();
+    if (A1 != B1)
+      error(fromHandle(TP.Loc),
+            "task parameter '" + TP.Name + "' has type '" + TPD->getType().getAsString() +
+                "' but kernel parameter '" + TP.Name + "' has type '" +
+                KP->getType().getAsString() + "'",
+            "give both the same type (references and const are fine)", KP->getLocation());
   }
-  if (A.Args.empty()) {
-    error(A.Range.getBegin(), "ts::kernel '" + K.Name + "' lists no tasks",
-          "write [[ts::kernel(task1, task2, ...)]]");
-    Ok = false;
-  }
-  if (!Ok || K.Tasks.empty())
+}
+
+void Extractor::kernelTask(const FunctionDecl *TF, SourceLocation L,
+                           const FunctionDecl *FD, Kernel &K) {
+  auto It = TaskIndex.find(TF->getCanonicalDecl());
+  if (It == TaskIndex.end()) {
+    error(L, "'" + TF->getNameAsString() + "' is not a task",
+          "mark it [[ts::task(ts::warps(first, count))]]", TF->getLocation());
     return;
+  }
+  if (std::find(K.Tasks.begin(), K.Tasks.end(), It->second) != K.Tasks.end()) {
+    error(L, "task '" + TF->getNameAsString() + "' is listed twice", "list each task once");
+    return;
+  }
+  K.Tasks.push_back(It->second);
+  bindTaskParams(X.P.Tasks[It->second], TF, FD, K);
+}
+
+void Extractor::smemCapacityOption(const Expr *E, SourceLocation L, Kernel &K) {
+  auto V = evaluate(E, "ts::smem_capacity");
+  if (!V)
+    return;
+  if (field(*V, 0) <= 0)
+    error(L, "ts::smem_capacity must be positive", "give the target's bytes per block");
+  else if (field(*V, 0) > int64_t(UINT32_MAX))
+    error(L, "ts::smem_capacity(" + std::to_string(field(*V, 0)) +
+                 ") exceeds the 32-bit shared-memory window",
+          "give the target's bytes per block (" +
+              std::to_string(targetSm90a().SmemCapacity) + " on sm_90)");
+  else
+    K.SmemCapacity = uint64_t(field(*V, 0));
+}
+
+/// The name of a task the argument refers to, unresolved or not.
+static const NamedDecl *argNamed(const SeenArg &Arg) {
+  if (Arg.E)
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(Arg.E->IgnoreParenImpCasts()))
+      return DRE->getDecl();
+  return Arg.Named;
+}
+
+void Extractor::kernelArg(const SeenArg &Arg, const FunctionDecl *FD, Kernel &K,
+                          std::map<std::string, SourceLocation> &Given) {
+  const Expr *E = Arg.E;
+  SourceLocation L = Arg.Loc;
+  const NamedDecl *Named = argNamed(Arg);
+  std::string NotATask = "'" + Arg.Spelling + "' is not a task function";
+  if (!E && Arg.NotAValue)
+    return error(L, NotATask, std::string("list task functions, ") + KernelArgsHint);
+  if (!E && !Named) {
+    if (Arg.Overloaded)
+      return error(L, "task name '" + Arg.Spelling + "' is ambiguous",
+                   "tasks must not be overloaded; rename one of the functions");
+    return error(L, "unknown name '" + Arg.Spelling + "' in [[ts::kernel]]",
+                 "declare the task function before the kernel");
+  }
+  QualType Ty = E ? E->getType() : QualType();
+  if (const auto *TF = dyn_cast_or_null<FunctionDecl>(Named))
+    return kernelTask(TF, L, FD, K);
+  if (!E)
+    return error(L, NotATask, std::string("list task functions, ") + KernelArgsHint);
+  if (const auto *ULE = dyn_cast<UnresolvedLookupExpr>(E->IgnoreParenImpCasts())) {
+    bool Template = std::any_of(ULE->decls_begin(), ULE->decls_end(), [](NamedDecl *D) {
+      return isa<FunctionTemplateDecl>(D->getUnderlyingDecl());
+    });
+    if (Template)
+      return error(L,
+                   "'" + ULE->getName().getAsString() +
+                       "' names a function template, not a task",
+                   "tasks must be plain, non-template __device__ functions");
+    return error(L, "task name is ambiguous", "tasks must not be overloaded");
+  }
+  if (kernelOption(E, L, K))
+    return;
+  if (tsRecord(Ty, "edge_t")) {
+    auto From = resourceOf(tsTemplateArg(Ty, "edge_t", 0), L);
+    auto To = resourceOf(tsTemplateArg(Ty, "edge_t", 1), L);
+    if (From && To)
+      K.DeclaredEdges.push_back({*From, *To, toHandle(L)});
+  } else if (tsRecord(Ty, "smem_capacity_t")) {
+    if (firstTime(Given, "ts::smem_capacity", L))
+      smemCapacityOption(E, L, K);
+  } else {
+    error(L, "unexpected argument to [[ts::kernel]]",
+          std::string("expected task functions, ") + KernelArgsHint);
+  }
+}
+
+SourceLocation Extractor::kernelSemi(const FunctionDecl *FD, const Kernel &K) {
   // The traits go right after the declaration's ';' on the same line; for
   // a kernel declared by a macro, after the macro use (and its ';').
+  const SourceManager &SM = Ctx.getSourceManager();
   SourceLocation End = FD->getEndLoc();
   SourceLocation Semi;
   if (End.isMacroID()) {
@@ -317,18 +315,40 @@ void Extractor::kernel(const SeenAttr &A) {
   } else {
     Semi = Lexer::findLocationAfterToken(End, tok::semi, SM, Ctx.getLangOpts(), false);
   }
-  if (Semi.isInvalid() || !Semi.isFileID()) {
-    std::optional<Token> Next =
-        Lexer::findNextToken(FD->getEndLoc(), SM, Ctx.getLangOpts());
-    if (Next && Next->is(tok::comma))
-      error(Next->getLocation(),
-            "ts::kernel '" + K.Name + "' shares its declaration with another declarator",
-            "declare the kernel on its own: '__global__ void " + K.Name + "(...);'");
-    else
-      error(FD->getEndLoc(), "cannot find the ';' ending kernel '" + K.Name + "'",
-            "end the declaration with ';' outside any macro");
-    return;
+  if (Semi.isValid() && Semi.isFileID())
+    return Semi;
+  std::optional<Token> Next = Lexer::findNextToken(FD->getEndLoc(), SM, Ctx.getLangOpts());
+  if (Next && Next->is(tok::comma))
+    error(Next->getLocation(),
+          "ts::kernel '" + K.Name + "' shares its declaration with another declarator",
+          "declare the kernel on its own: '__global__ void " + K.Name + "(...);'");
+  else
+    error(FD->getEndLoc(), "cannot find the ';' ending kernel '" + K.Name + "'",
+          "end the declaration with ';' outside any macro");
+  return SourceLocation();
+}
+
+void Extractor::kernel(const SeenAttr &A) {
+  const auto *FD = cast<FunctionDecl>(A.D);
+  Kernel K;
+  K.Name = FD->getNameAsString();
+  K.QualifiedName = qualified(FD);
+  K.Loc = toHandle(FD->getLocation());
+  bool Ok = kernelDeclarationOk(FD, K);
+  KernelSource KS = kernelSource(FD, K, Ok);
+  std::map<std::string, SourceLocation> Given;
+  for (const SeenArg &Arg : A.Args)
+    kernelArg(Arg, FD, K, Given);
+  if (A.Args.empty()) {
+    error(A.Range.getBegin(), "ts::kernel '" + K.Name + "' lists no tasks",
+          "write [[ts::kernel(task1, task2, ...)]]");
+    Ok = false;
   }
+  if (!Ok || K.Tasks.empty())
+    return;
+  SourceLocation Semi = kernelSemi(FD, K);
+  if (Semi.isInvalid())
+    return;
   X.KernelSemi.push_back(Semi);
   X.P.Kernels.push_back(std::move(K));
   X.KernelSrc.push_back(std::move(KS));

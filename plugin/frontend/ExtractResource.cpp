@@ -32,78 +32,12 @@ void Extractor::resource(const SeenAttr &A) {
                                                  /*WithGlobalNsPrefix=*/true);
   }
   R.Loc = toHandle(RD->getLocation());
-  bool HaveKind = false, HaveTx = false;
-  std::map<std::string, SourceLocation> Given;
-  bool KindBad = false; // reported; nothing else about the kind is checked
-  for (const Expr *E : exprArgs(A, "ts::resource")) {
-    QualType T = E->getType().getCanonicalType().getUnqualifiedType();
-    SourceLocation L = E->getExprLoc();
-    const auto *ET = T->getAs<EnumType>();
-    if (ET && isTsDecl(ET->getDecl(), "pipeline_kind")) {
-      auto V = evaluate(E, "ts::resource");
-      if (!V)
-        continue;
-      HaveKind = true;
-      int64_t K = V->getInt().getExtValue();
-      if (K < 0 || K > 3) {
-        error(L, std::to_string(K) + " is not a ts::pipeline_kind",
-              "use ts::gmem, ts::async_async, ts::tma_async or ts::task_owned");
-        KindBad = true;
-        continue;
-      }
-      if (!firstTime(Given, "the resource kind", L))
-        continue;
-      static const PipelineKind Kinds[] = {PipelineKind::Gmem, PipelineKind::AsyncAsync,
-                                           PipelineKind::TmaAsync, PipelineKind::TaskOwned};
-      R.Kind = Kinds[K];
-    } else if (tsRecord(T, "stages_t")) {
-      if (!firstTime(Given, "ts::stages", L))
-        continue;
-      if (auto V = evaluate(E, "ts::stages")) {
-        int64_t N = field(*V, 0);
-        if (N < 1 || N > 64)
-          error(L, "ts::stages(" + std::to_string(N) + ") is out of range",
-                "a pipeline has between 1 and 64 stages");
-        else
-          R.Stages = unsigned(N);
-      }
-    } else if (tsRecord(T, "tx_bytes_t")) {
-      if (!firstTime(Given, "ts::tx_bytes", L))
-        continue;
-      if (auto V = evaluate(E, "ts::tx_bytes")) {
-        HaveTx = true;
-        R.TxBytes = uint64_t(std::max<int64_t>(0, field(*V, 0)));
-        if (field(*V, 0) <= 0)
-          error(L, "ts::tx_bytes must be positive", "give the bytes one stage's TMA copies deliver");
-      }
-    } else if (tsRecord(T, "align_t")) {
-      if (!firstTime(Given, "ts::align", L))
-        continue;
-      if (auto V = evaluate(E, "ts::align")) {
-        int64_t N = field(*V, 0);
-        if (N < 16 || (N & (N - 1)))
-          error(L, "ts::align(" + std::to_string(N) + ") is not a power of two of at least 16",
-                "use 16, 32, 64, 128, 256, 512 or 1024");
-        else
-          R.Align = unsigned(N);
-      }
-    } else if (tsRecord(T, "swizzled_t")) {
-      if (firstTime(Given, "ts::swizzled", L))
-        R.Swizzled = true;
-    } else if (tsRecord(T, "multicast_t")) {
-      if (firstTime(Given, "ts::multicast", L)) {
-        R.Multicast = true;
-        R.MulticastLoc = toHandle(L);
-      }
-    } else {
-      error(L, "unexpected argument to [[ts::resource]]",
-            "expected ts::gmem, ts::async_async, ts::tma_async or ts::task_owned, "
-            "ts::stages(N), ts::tx_bytes(B), ts::align(B), ts::swizzled or ts::multicast");
-    }
-  }
-  if (KindBad)
+  ResourceSeen Seen;
+  for (const Expr *E : exprArgs(A, "ts::resource"))
+    resourceOption(E, R, Seen);
+  if (Seen.KindBad) // Reported; nothing else about the kind is checked.
     return;
-  if (!HaveKind)
+  if (!Seen.Kind)
     error(A.Range.getBegin(), "[[ts::resource]] needs a kind",
           "add ts::gmem, ts::async_async, ts::tma_async or ts::task_owned");
   if (RD->isInvalidDecl())
@@ -115,6 +49,82 @@ void Extractor::resource(const SeenAttr &A) {
           "template specialization is not a resource)");
     return;
   }
+  if (!payloadIsPlainData(RD, R))
+    return;
+  payloadLayout(RD, R);
+  resourceConsistency(A, RD, R, Seen);
+  ResourceIndex[RD->getCanonicalDecl()] = unsigned(X.P.Resources.size());
+  X.P.Resources.push_back(std::move(R));
+}
+
+void Extractor::resourceOption(const Expr *E, Resource &R, ResourceSeen &Seen) {
+  QualType T = E->getType().getCanonicalType().getUnqualifiedType();
+  SourceLocation L = E->getExprLoc();
+  const auto *ET = T->getAs<EnumType>();
+  if (ET && isTsDecl(ET->getDecl(), "pipeline_kind")) {
+    auto V = evaluate(E, "ts::resource");
+    if (!V)
+      return;
+    Seen.Kind = true;
+    int64_t K = V->getInt().getExtValue();
+    if (K < 0 || K > 3) {
+      error(L, std::to_string(K) + " is not a ts::pipeline_kind",
+            "use ts::gmem, ts::async_async, ts::tma_async or ts::task_owned");
+      Seen.KindBad = true;
+      return;
+    }
+    if (!firstTime(Seen.Given, "the resource kind", L))
+      return;
+    static const PipelineKind Kinds[] = {PipelineKind::Gmem, PipelineKind::AsyncAsync,
+                                         PipelineKind::TmaAsync, PipelineKind::TaskOwned};
+    R.Kind = Kinds[K];
+  } else if (tsRecord(T, "stages_t")) {
+    if (!firstTime(Seen.Given, "ts::stages", L))
+      return;
+    if (auto V = evaluate(E, "ts::stages")) {
+      int64_t N = field(*V, 0);
+      if (N < 1 || N > 64)
+        error(L, "ts::stages(" + std::to_string(N) + ") is out of range",
+              "a pipeline has between 1 and 64 stages");
+      else
+        R.Stages = unsigned(N);
+    }
+  } else if (tsRecord(T, "tx_bytes_t")) {
+    if (!firstTime(Seen.Given, "ts::tx_bytes", L))
+      return;
+    if (auto V = evaluate(E, "ts::tx_bytes")) {
+      Seen.Tx = true;
+      R.TxBytes = uint64_t(std::max<int64_t>(0, field(*V, 0)));
+      if (field(*V, 0) <= 0)
+        error(L, "ts::tx_bytes must be positive", "give the bytes one stage's TMA copies deliver");
+    }
+  } else if (tsRecord(T, "align_t")) {
+    if (!firstTime(Seen.Given, "ts::align", L))
+      return;
+    if (auto V = evaluate(E, "ts::align")) {
+      int64_t N = field(*V, 0);
+      if (N < 16 || (N & (N - 1)))
+        error(L, "ts::align(" + std::to_string(N) + ") is not a power of two of at least 16",
+              "use 16, 32, 64, 128, 256, 512 or 1024");
+      else
+        R.Align = unsigned(N);
+    }
+  } else if (tsRecord(T, "swizzled_t")) {
+    if (firstTime(Seen.Given, "ts::swizzled", L))
+      R.Swizzled = true;
+  } else if (tsRecord(T, "multicast_t")) {
+    if (firstTime(Seen.Given, "ts::multicast", L)) {
+      R.Multicast = true;
+      R.MulticastLoc = toHandle(L);
+    }
+  } else {
+    error(L, "unexpected argument to [[ts::resource]]",
+          "expected ts::gmem, ts::async_async, ts::tma_async or ts::task_owned, "
+          "ts::stages(N), ts::tx_bytes(B), ts::align(B), ts::swizzled or ts::multicast");
+  }
+}
+
+bool Extractor::payloadIsPlainData(const CXXRecordDecl *RD, const Resource &R) {
   // Stages are raw shared memory, never constructed: the payload must be
   // plain data with a size that covers all of it.
   if (RD->isPolymorphic() || RD->getNumVBases()) {
@@ -122,7 +132,7 @@ void Extractor::resource(const SeenAttr &A) {
           "payload of resource '" + R.Name + "' has virtual functions or virtual bases",
           "a stage is raw shared memory that is never constructed; keep the "
           "payload plain data without virtual members");
-    return;
+    return false;
   }
   for (const FieldDecl *F : RD->fields()) {
     if (F->getType()->isReferenceType()) {
@@ -130,7 +140,7 @@ void Extractor::resource(const SeenAttr &A) {
             "payload of resource '" + R.Name + "' has a reference member",
             "a stage is raw shared memory that is never constructed; hold a "
             "pointer or the data itself");
-      return;
+      return false;
     }
     if (F->hasInClassInitializer()) {
       error(F->getLocation(),
@@ -138,7 +148,7 @@ void Extractor::resource(const SeenAttr &A) {
                 "' has a default value that is never applied",
             "a stage is raw shared memory that is never constructed; remove "
             "the initializer and write the value in the producer's work");
-      return;
+      return false;
     }
   }
   if (!RD->hasTrivialDefaultConstructor() || !RD->hasTrivialDestructor()) {
@@ -147,14 +157,18 @@ void Extractor::resource(const SeenAttr &A) {
               "' has a constructor or destructor that never runs",
           "a stage is raw shared memory that is never constructed or "
           "destroyed; keep the payload trivially constructible plain data");
-    return;
+    return false;
   }
   if (RD->hasFlexibleArrayMember()) {
     error(RD->getLocation(),
           "payload of resource '" + R.Name + "' ends in a flexible array member",
           "give the array its size: one stage holds exactly sizeof(payload) bytes");
-    return;
+    return false;
   }
+  return true;
+}
+
+void Extractor::payloadLayout(const CXXRecordDecl *RD, Resource &R) {
   R.PayloadBytes = uint64_t(Ctx.getTypeSizeInChars(Ctx.getRecordType(RD)).getQuantity());
   for (const FieldDecl *F : RD->fields())
     if (!F->isZeroSize(Ctx))
@@ -170,6 +184,10 @@ void Extractor::resource(const SeenAttr &A) {
   R.PayloadAlign = unsigned(Ctx.getTypeAlignInChars(Ctx.getRecordType(RD)).getQuantity());
   if (RD->isEmpty())
     R.PayloadBytes = 0;
+}
+
+void Extractor::resourceConsistency(const SeenAttr &A, const CXXRecordDecl *RD,
+                                    const Resource &R, const ResourceSeen &Seen) {
   if (inSharedMemory(R.Kind) && R.PayloadBytes == 0)
     error(RD->getLocation(),
           std::string(isPipelined(R.Kind) ? "pipelined" : "task-owned") + " resource '" +
@@ -177,33 +195,27 @@ void Extractor::resource(const SeenAttr &A) {
           isPipelined(R.Kind) ? "give the struct the members one stage holds"
                               : "give the struct the members the task keeps in shared memory");
   if (R.Kind == PipelineKind::TmaAsync) {
-    if (!HaveTx)
-      R.TxBytes = R.PayloadBytes;
-    else if (R.TxBytes > R.PayloadBytes)
+    if (Seen.Tx && *R.TxBytes > R.PayloadBytes)
       error(A.Range.getBegin(),
-            "ts::tx_bytes(" + std::to_string(R.TxBytes) + ") exceeds the payload of " +
+            "ts::tx_bytes(" + std::to_string(*R.TxBytes) + ") exceeds the payload of " +
                 std::to_string(R.PayloadBytes) + " bytes",
             "TMA cannot deliver more bytes than a stage holds");
-  } else if (HaveTx) {
+  } else if (Seen.Tx) {
     error(A.Range.getBegin(), "ts::tx_bytes applies only to ts::tma_async resources",
           "remove it, or make the resource ts::tma_async");
   }
-  if (HaveKind && !isPipelined(R.Kind) && R.Stages != 1)
+  if (Seen.Kind && !isPipelined(R.Kind) && R.Stages != 1)
     error(A.Range.getBegin(),
           std::string("a ts::") + pipelineKindName(R.Kind) + " resource has no stages",
           R.Kind == PipelineKind::TaskOwned
               ? "remove ts::stages; for several buffers, give the struct an array of them"
               : "remove ts::stages, or make the resource a pipeline");
-  if (HaveKind && R.Multicast && R.Kind != PipelineKind::TmaAsync)
+  if (Seen.Kind && R.Multicast && R.Kind != PipelineKind::TmaAsync)
     error(fromHandle(R.MulticastLoc),
           std::string("ts::multicast applies only to ts::tma_async resources, not ts::") +
               pipelineKindName(R.Kind),
           "only TMA loads multicast across a cluster; remove ts::multicast or make the "
           "resource ts::tma_async");
-  if (R.Swizzled)
-    R.Align = std::max(R.Align, 1024u);
-  ResourceIndex[RD->getCanonicalDecl()] = unsigned(X.P.Resources.size());
-  X.P.Resources.push_back(std::move(R));
 }
 
 } // namespace ts

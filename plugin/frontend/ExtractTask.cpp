@@ -53,82 +53,115 @@ bool Extractor::ownedParam(const ParmVarDecl *P, Task &T, TaskParam &TP) {
   return true;
 }
 
-void Extractor::task(const SeenAttr &A) {
-  const auto *FD = cast<FunctionDecl>(A.D);
-  const FunctionDecl *Def = FD->getDefinition();
-  Task T;
-  T.Name = FD->getNameAsString();
-  T.Loc = toHandle(FD->getLocation());
-  bool HaveWarps = false;
-  std::map<std::string, SourceLocation> Given;
-  for (const Expr *E : exprArgs(A, "ts::task")) {
-    QualType Ty = E->getType();
-    SourceLocation L = E->getExprLoc();
-    const char *Key = tsRecord(Ty, "warps_t") ? "ts::warps"
-                      : tsRecord(Ty, "regs_t") ? "ts::regs"
-                      : tsRecord(Ty, "cta_t")  ? "ts::cta"
-                                               : nullptr;
-    if (Key && !firstTime(Given, Key, L)) {
-      HaveWarps |= tsRecord(Ty, "warps_t") != nullptr;
-      continue;
-    }
-    if (tsRecord(Ty, "warps_t")) {
-      HaveWarps = true; // reported below if malformed, never as missing
-      if (auto V = evaluate(E, "ts::warps")) {
-        int64_t First = field(*V, 0), Count = field(*V, 1);
-        if (First < 0 || Count < 1 || First + Count > 32)
-          error(L, "ts::warps(" + std::to_string(First) + ", " + std::to_string(Count) +
-                       ") is not a warp range inside a block",
-                "a block has at most 32 warps: ts::warps(first, count) needs "
-                "first >= 0, count >= 1, first + count <= 32");
-        else {
-          T.FirstWarp = unsigned(First);
-          T.NumWarps = unsigned(Count);
-        }
-      }
-    } else if (tsRecord(Ty, "regs_t")) {
-      if (auto V = evaluate(E, "ts::regs")) {
-        if (field(*V, 0) < 0)
-          error(L, "ts::regs(" + std::to_string(field(*V, 0)) + ") is negative",
-                "setmaxnreg takes a multiple of 8 between 24 and 256");
-        else
-          T.Regs = unsigned(field(*V, 0));
-      }
-    } else if (tsRecord(Ty, "cta_t")) {
-      if (auto V = evaluate(E, "ts::cta")) {
-        if (field(*V, 0) < 0)
-          error(L, "ts::cta rank must not be negative", "give a CTA rank within the cluster");
-        else
-          T.Cta = unsigned(field(*V, 0));
-      }
-    } else {
-      error(L, "unexpected argument to [[ts::task]]",
-            "expected ts::warps(first, count), ts::regs(N) or ts::cta(rank)");
-    }
+void Extractor::taskOption(const Expr *E, Task &T, bool &HaveWarps,
+                           std::map<std::string, SourceLocation> &Given) {
+  QualType Ty = E->getType();
+  SourceLocation L = E->getExprLoc();
+  const char *Key = tsRecord(Ty, "warps_t") ? "ts::warps"
+                    : tsRecord(Ty, "regs_t") ? "ts::regs"
+                    : tsRecord(Ty, "cta_t")  ? "ts::cta"
+                                             : nullptr;
+  if (Key && !firstTime(Given, Key, L)) {
+    HaveWarps |= tsRecord(Ty, "warps_t") != nullptr;
+    return;
   }
-  if (!HaveWarps)
-    error(A.Range.getBegin(), "[[ts::task]] needs a warp range",
-          "add ts::warps(first, count)");
+  if (tsRecord(Ty, "warps_t")) {
+    HaveWarps = true; // reported below if malformed, never as missing
+    if (auto V = evaluate(E, "ts::warps")) {
+      int64_t First = field(*V, 0), Count = field(*V, 1);
+      if (First < 0 || Count < 1 || First + Count > 32)
+        error(L, "ts::warps(" + std::to_string(First) + ", " + std::to_string(Count) +
+                     ") is not a warp range inside a block",
+              "a block has at most 32 warps: ts::warps(first, count) needs "
+              "first >= 0, count >= 1, first + count <= 32");
+      else {
+        T.FirstWarp = unsigned(First);
+        T.NumWarps = unsigned(Count);
+      }
+    }
+  } else if (tsRecord(Ty, "regs_t")) {
+    if (auto V = evaluate(E, "ts::regs")) {
+      if (field(*V, 0) < 0)
+        error(L, "ts::regs(" + std::to_string(field(*V, 0)) + ") is negative",
+              "setmaxnreg takes a multiple of 8 between 24 and 256");
+      else
+        T.Regs = unsigned(field(*V, 0));
+    }
+  } else if (tsRecord(Ty, "cta_t")) {
+    if (auto V = evaluate(E, "ts::cta")) {
+      if (field(*V, 0) < 0)
+        error(L, "ts::cta rank must not be negative", "give a CTA rank within the cluster");
+      else
+        T.Cta = unsigned(field(*V, 0));
+    }
+  } else {
+    error(L, "unexpected argument to [[ts::task]]",
+          "expected ts::warps(first, count), ts::regs(N) or ts::cta(rank)");
+  }
+}
+
+bool Extractor::taskDeclarationOk(const FunctionDecl *FD, const FunctionDecl *Def,
+                                  const Task &T) {
   if (!Def) {
     error(FD->getLocation(), "task '" + T.Name + "' has no definition in this file",
           "define the task function in the translation unit that declares its kernel");
-    return;
+    return false;
   }
   if (isa<CXXMethodDecl>(FD) || FD->getTemplatedKind() != FunctionDecl::TK_NonTemplate) {
     error(FD->getLocation(), "task '" + T.Name + "' must be a non-template free function",
           "make it a plain __device__ function");
-    return;
+    return false;
   }
   if (FD->isVariadic()) {
     error(FD->getLocation(), "task '" + T.Name + "' is variadic",
           "list the parameters the task takes; they bind to kernel parameters by name");
-    return;
+    return false;
   }
   if (!Def->hasAttr<CUDADeviceAttr>())
     error(FD->getLocation(), "task '" + T.Name + "' is not a __device__ function",
           "declare it '__device__ void " + T.Name + "(...)'");
 
-  std::map<const ParmVarDecl *, HandleParam> Handles;
+  return true;
+}
+
+bool Extractor::handleParam(const ParmVarDecl *P, bool IsProd, Task &T, TaskParam &TP,
+                            std::map<const ParmVarDecl *, HandleParam> &Handles) {
+  QualType PT = P->getType();
+  Role R = IsProd ? Role::Producer : Role::Consumer;
+  if (PT->isReferenceType()) {
+    error(P->getLocation(), "take pipeline handles by value",
+          "write 'ts::" + std::string(IsProd ? "producer" : "consumer") +
+              "<R> " + TP.Name + "'");
+    return false;
+  }
+  auto Res = resourceOf(tsTemplateArg(PT, IsProd ? "producer" : "consumer"),
+                        P->getLocation());
+  if (!Res)
+    return false;
+  TP.K = TaskParam::Kind::Handle;
+  TP.R = R;
+  TP.Resource = *Res;
+  std::vector<unsigned> &Side = IsProd ? T.Produces : T.Consumes;
+  if (std::find(Side.begin(), Side.end(), *Res) != Side.end()) {
+    error(P->getLocation(), "task '" + T.Name + "' has two " +
+                                (IsProd ? "producer" : "consumer") +
+                                " handles for '" + X.P.Resources[*Res].Name + "'",
+          "one handle per resource and role");
+    return false;
+  }
+  if (X.P.Resources[*Res].Kind == PipelineKind::TaskOwned) {
+    error(P->getLocation(),
+          "'" + X.P.Resources[*Res].Name + "' is task-owned shared memory, not a pipeline",
+          "take it as 'ts::owned<" + X.P.Resources[*Res].Name + "> " + TP.Name + "'");
+    return false;
+  }
+  Side.push_back(*Res);
+  Handles[P] = {R, *Res};
+  return true;
+}
+
+void Extractor::taskParams(const FunctionDecl *Def, Task &T,
+                           std::map<const ParmVarDecl *, HandleParam> &Handles) {
   for (const ParmVarDecl *P : Def->parameters()) {
     TaskParam TP;
     TP.Name = P->getNameAsString();
@@ -136,36 +169,8 @@ void Extractor::task(const SeenAttr &A) {
     QualType PT = P->getType();
     bool IsProd = tsRecord(PT, "producer"), IsCons = tsRecord(PT, "consumer");
     if (IsProd || IsCons) {
-      Role R = IsProd ? Role::Producer : Role::Consumer;
-      if (PT->isReferenceType()) {
-        error(P->getLocation(), "take pipeline handles by value",
-              "write 'ts::" + std::string(IsProd ? "producer" : "consumer") +
-                  "<R> " + TP.Name + "'");
+      if (!handleParam(P, IsProd, T, TP, Handles))
         continue;
-      }
-      auto Res = resourceOf(tsTemplateArg(PT, IsProd ? "producer" : "consumer"),
-                            P->getLocation());
-      if (!Res)
-        continue;
-      TP.K = TaskParam::Kind::Handle;
-      TP.R = R;
-      TP.Resource = *Res;
-      std::vector<unsigned> &Side = IsProd ? T.Produces : T.Consumes;
-      if (std::find(Side.begin(), Side.end(), *Res) != Side.end()) {
-        error(P->getLocation(), "task '" + T.Name + "' has two " +
-                                    (IsProd ? "producer" : "consumer") +
-                                    " handles for '" + X.P.Resources[*Res].Name + "'",
-              "one handle per resource and role");
-        continue;
-      }
-      if (X.P.Resources[*Res].Kind == PipelineKind::TaskOwned) {
-        error(P->getLocation(),
-              "'" + X.P.Resources[*Res].Name + "' is task-owned shared memory, not a pipeline",
-              "take it as 'ts::owned<" + X.P.Resources[*Res].Name + "> " + TP.Name + "'");
-        continue;
-      }
-      Side.push_back(*Res);
-      Handles[P] = {R, *Res};
     } else if (tsRecord(PT, "owned")) {
       if (!ownedParam(P, T, TP))
         continue;
@@ -176,6 +181,25 @@ void Extractor::task(const SeenAttr &A) {
     }
     T.Params.push_back(std::move(TP));
   }
+}
+
+void Extractor::task(const SeenAttr &A) {
+  const auto *FD = cast<FunctionDecl>(A.D);
+  const FunctionDecl *Def = FD->getDefinition();
+  Task T;
+  T.Name = FD->getNameAsString();
+  T.Loc = toHandle(FD->getLocation());
+  bool HaveWarps = false;
+  std::map<std::string, SourceLocation> Given;
+  for (const Expr *E : exprArgs(A, "ts::task"))
+    taskOption(E, T, HaveWarps, Given);
+  if (!HaveWarps)
+    error(A.Range.getBegin(), "[[ts::task]] needs a warp range",
+          "add ts::warps(first, count)");
+  if (!taskDeclarationOk(FD, Def, T))
+    return;
+  std::map<const ParmVarDecl *, HandleParam> Handles;
+  taskParams(Def, T, Handles);
   extractSchedule(Ctx, Def, Handles, T, X.Diags);
 
   TaskIndex[FD->getCanonicalDecl()] = unsigned(X.P.Tasks.size());

@@ -8,6 +8,7 @@
 #define LIBTS_FRONTEND_EXTRACTOR_H
 
 #include "frontend/Extract.h"
+#include "frontend/Schedule.h"
 
 #include "clang/AST/APValue.h"
 
@@ -24,9 +25,50 @@ public:
 
 private:
   void resource(const SeenAttr &A);
+  /// What the arguments of one [[ts::resource]] gave so far.
+  struct ResourceSeen {
+    bool Kind = false, Tx = false;
+    bool KindBad = false; ///< An invalid kind, reported.
+    std::map<std::string, clang::SourceLocation> Given;
+  };
+  void resourceOption(const clang::Expr *E, Resource &R, ResourceSeen &Seen);
+  /// The payload is plain data a stage can hold unconstructed (errors if not).
+  bool payloadIsPlainData(const clang::CXXRecordDecl *RD, const Resource &R);
+  /// Payload size, alignment and members.
+  void payloadLayout(const clang::CXXRecordDecl *RD, Resource &R);
+  /// Options that contradict the kind or the payload.
+  void resourceConsistency(const SeenAttr &A, const clang::CXXRecordDecl *RD,
+                           const Resource &R, const ResourceSeen &Seen);
   void task(const SeenAttr &A);
+  void taskOption(const clang::Expr *E, Task &T, bool &HaveWarps,
+                  std::map<std::string, clang::SourceLocation> &Given);
+  /// A function libts can inline as a task (errors if not).
+  bool taskDeclarationOk(const clang::FunctionDecl *FD, const clang::FunctionDecl *Def,
+                         const Task &T);
+  void taskParams(const clang::FunctionDecl *Def, Task &T,
+                  std::map<const clang::ParmVarDecl *, HandleParam> &Handles);
+  /// A producer or consumer handle parameter; false after an error.
+  bool handleParam(const clang::ParmVarDecl *P, bool IsProd, Task &T, TaskParam &TP,
+                   std::map<const clang::ParmVarDecl *, HandleParam> &Handles);
   bool ownedParam(const clang::ParmVarDecl *P, Task &T, TaskParam &TP);
   void kernel(const SeenAttr &A);
+  /// The kernel's declaration is one libts can give a body (errors if not).
+  bool kernelDeclarationOk(const clang::FunctionDecl *FD, const Kernel &K);
+  /// Spellings of the declaration; Ok becomes false after an error.
+  KernelSource kernelSource(const clang::FunctionDecl *FD, const Kernel &K, bool &Ok);
+  /// A parameter as the definition repeats it (without a default argument).
+  std::optional<std::string> kernelParamText(const clang::ParmVarDecl *P);
+  void kernelArg(const SeenArg &Arg, const clang::FunctionDecl *FD, Kernel &K,
+                 std::map<std::string, clang::SourceLocation> &Given);
+  void kernelTask(const clang::FunctionDecl *TF, clang::SourceLocation L,
+                  const clang::FunctionDecl *FD, Kernel &K);
+  /// Value parameters of a task bind to the kernel's by name and type.
+  void bindTaskParams(const Task &T, const clang::FunctionDecl *TF,
+                      const clang::FunctionDecl *FD, const Kernel &K);
+  void smemCapacityOption(const clang::Expr *E, clang::SourceLocation L, Kernel &K);
+  /// The ';' ending the declaration, where the generated text goes;
+  /// invalid after an error.
+  clang::SourceLocation kernelSemi(const clang::FunctionDecl *FD, const Kernel &K);
   std::optional<clang::APValue> evaluate(const clang::Expr *E, const char *What);
   std::vector<const clang::Expr *> exprArgs(const SeenAttr &A, const char *What);
   std::optional<unsigned> resourceOf(clang::QualType T, clang::SourceLocation Loc);

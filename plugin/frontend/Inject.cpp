@@ -1,7 +1,7 @@
 //===- Inject.cpp - Generated kernels parsed in the same compile -----------===//
 #include "frontend/Inject.h"
-#include "frontend/Analysis.h"
 #include "frontend/DiagEmitter.h"
+#include "frontend/Extract.h"
 
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Pragma.h"
@@ -15,22 +15,15 @@ namespace {
 constexpr const char *PragmaName = "__libts_generate";
 constexpr const char *BufferPrefix = "libts generated: ";
 
-/// The definition of the kernel declared at `Loc`. A kernel with findings
-/// that are errors (reported once the file is parsed) gets its traits only:
-/// host code that launches it still compiles, so the libts errors are the
-/// ones the user sees, not a missing kernel_traits.
+/// What follows the declaration of the kernel at `Loc` (Driver::afterDeclaration).
 std::string definitionAt(const InjectState &St, SourceLocation Loc) {
-  Analysis A = analyze(*St.Ctx, /*GeneratedMode=*/false, St.Policy, St.TripBound);
-  if (!A.SyntaxOk)
+  Extraction X = extract(*St.Ctx, collectAttrs(*St.Ctx), /*GeneratedMode=*/false);
+  if (!X.Diags.empty())
     return "";
-  for (size_t I = 0; I < A.X.P.Kernels.size(); ++I) {
-    if (A.X.P.Kernels[I].Loc != toHandle(Loc))
+  for (size_t I = 0; I < X.P.Kernels.size(); ++I) {
+    if (X.P.Kernels[I].Loc != toHandle(Loc))
       continue;
-    for (const Diag &D : A.Kernels[I].Verify.Diags)
-      if (St.Policy.level(D.Group) == Level::Error)
-        return kernelTraits(A.Kernels[I].Plan, A.X.KernelSrc[I]);
-    return definitionAfterDeclaration(A.X.P, A.X.P.Kernels[I], A.Kernels[I].Plan,
-                                      A.X.KernelSrc[I], A.X.TaskSrc);
+    return St.D->afterDeclaration(X.P, I, X.KernelSrc[I], X.TaskSrc);
   }
   return "";
 }

@@ -11,7 +11,7 @@
 #ifndef LIBTS_FRONTEND_INJECT_H
 #define LIBTS_FRONTEND_INJECT_H
 
-#include "frontend/Severity.h"
+#include "driver/Driver.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/Lex/Preprocessor.h"
@@ -21,11 +21,11 @@
 
 namespace ts {
 
-/// What the pragma handler needs from its compile.
+/// What the pragma handler needs from its compile: the driver is the
+/// compile's own, so the end of the translation unit reuses its decisions.
 struct InjectState {
   clang::ASTContext *Ctx = nullptr;
-  SeverityPolicy Policy;
-  uint64_t TripBound = 64;
+  std::shared_ptr<Driver> D;
 };
 
 /// Adds the pragma handler that parses a kernel's definition.

@@ -8,32 +8,13 @@
 #define LIBTS_LOWER_LOWER_H
 
 #include "model/Model.h"
+#include "model/Source.h"
 #include "plan/Plan.h"
 
 #include <string>
 #include <vector>
 
 namespace ts {
-
-/// Spellings of a kernel declaration, as written by the user.
-struct KernelSource {
-  std::string Name;          ///< Unqualified name.
-  std::string QualifiedName; ///< "::ns::name", for kernel_traits.
-  /// The kernel's address as a template argument: "&::ns::name", or a
-  /// static_cast to its pointer type when the name is overloaded.
-  std::string Address;
-  std::string ParamsText;    ///< "const __grid_constant__ Params p".
-  std::vector<std::string> ParamNames;
-  std::string Trailing; ///< " noexcept", repeated after the parameters.
-  /// Enclosing scopes, outermost first: "namespace a", "inline namespace b",
-  /// "namespace" (anonymous), "extern \"C\"".
-  std::vector<std::string> Scopes;
-};
-
-/// Spelling used to call a task function.
-struct TaskSource {
-  std::string QualifiedName;
-};
 
 /// The kernel's definition: at global scope (reopening the declaration's
 /// scopes), or `InScope` for right after the declaration.

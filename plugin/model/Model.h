@@ -43,9 +43,13 @@ struct Resource {
   unsigned Stages = 1;
   uint64_t PayloadBytes = 0; ///< sizeof(payload type).
   unsigned PayloadAlign = 1; ///< alignof(payload type): alignas is honoured.
-  uint64_t TxBytes = 0;      ///< TMA transaction bytes per stage.
-  unsigned Align = 128;      ///< Stage alignment in shared memory.
-  bool Swizzled = false;     ///< Swizzled TMA destination: 1024-byte aligned.
+  /// ts::tx_bytes(N) as written: the TMA transaction bytes per stage
+  /// (without it the plan arms the whole payload: PipelinePlan::TxBytes).
+  std::optional<uint64_t> TxBytes;
+  /// ts::align(N) as written, a power of two of at least 16 (the plan
+  /// decides the stage alignment: ResourceLayout::Align).
+  std::optional<unsigned> Align;
+  bool Swizzled = false; ///< ts::swizzled: a 128-byte-swizzled TMA destination.
   /// ts::multicast: every CTA of the cluster may fill this stage in every
   /// other (TMA multicast), so each release hands the stage back to all.
   bool Multicast = false;
@@ -260,7 +264,7 @@ struct Task {
   Domain Dom;
   /// The domain loop nested in Dom's loop body (Section::Inner ops), if any.
   Domain Inner;
-  bool Padding = false; ///< Inserted by the plugin to fill a warp group.
+  bool Padding = false; ///< Only on KernelPlan::Padding: fills a warp group.
   SourceHandle Loc = 0;
 
   unsigned endWarp() const { return FirstWarp + NumWarps; }
@@ -287,12 +291,12 @@ struct Kernel {
   std::string QualifiedName; ///< With namespaces, for generated code.
   std::vector<unsigned> Tasks;        ///< Indices into Program::Tasks.
   std::vector<Edge> DeclaredEdges;
-  uint64_t SmemCapacity = 232448;     ///< Bytes, data + barriers.
-  /// Trip counts checked when the every-N argument does not cover a
-  /// schedule (a ts-bound warning says so); -trip-bound=N sets it.
-  uint64_t TripBound = 64;
+  /// ts::smem_capacity(bytes) as written (KernelPlan::SmemCapacity applies).
+  std::optional<uint64_t> SmemCapacity;
   /// ts::trip_bound(N) on the kernel: no every-trip-count proof, runtime
-  /// counts checked up to TripBound only (0: not opted out).
+  /// counts checked up to N = TripBound only (TripBoundOptOut: where it
+  /// is written; 0: not opted out). KernelPlan::TripBound is what applies.
+  uint64_t TripBound = 0;
   SourceHandle TripBoundOptOut = 0;
   std::vector<AliasGroup> Aliases;
   /// Resources whose data the previous grid in the stream writes: tasks

@@ -14,18 +14,12 @@ namespace {
 
 uint64_t roundUp(uint64_t V, uint64_t A) { return A ? (V + A - 1) / A * A : V; }
 
-/// Alignments must be powers of two for the bump allocator; the capacity
-/// check reports others, here they round up to the next power.
-unsigned powerOfTwoAtLeast(unsigned V) {
-  unsigned P = 1;
-  while (P < V)
-    P <<= 1;
-  return P;
-}
-
-/// A payload type's own alignment (alignas) is honoured too.
+/// ts::align or the target's default, raised to the payload type's own
+/// alignment (alignas) and, for a swizzled TMA destination, the swizzle's.
+/// All are powers of two (the front end checks ts::align), as the bump
+/// allocator needs.
 unsigned effectiveAlign(const Resource &R, const Target &T) {
-  unsigned A = powerOfTwoAtLeast(std::max({1u, R.Align, R.PayloadAlign}));
+  unsigned A = std::max(R.Align.value_or(T.DefaultStageAlign), R.PayloadAlign);
   return R.Swizzled ? std::max(T.SwizzleAlign, A) : A;
 }
 
@@ -78,6 +72,7 @@ BlockLayout computeLayout(const Program &P, const std::vector<unsigned> &Placed,
     RL.Barriers = isPipelined(R.Kind);
     RL.Align = effectiveAlign(R, T);
     RL.StageStride = roundUp(R.PayloadBytes, RL.Align);
+    RL.RegionBytes = RL.StageStride * R.Stages;
     L.Resources.push_back(RL);
   }
 
@@ -98,9 +93,8 @@ BlockLayout computeLayout(const Program &P, const std::vector<unsigned> &Placed,
     for (size_t I : B) {
       ResourceLayout &RL = L.Resources[I];
       RL.DataOffset = Base;
-      uint64_t Bytes = RL.StageStride * P.Resources[RL.Resource].Stages;
-      Size = std::max(Size, Bytes);
-      Sum += Bytes;
+      Size = std::max(Size, RL.RegionBytes);
+      Sum += RL.RegionBytes;
       L.BaseAlign = std::max(L.BaseAlign, RL.Align);
     }
     L.AliasSavedBytes += Sum - Size;

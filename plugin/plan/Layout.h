@@ -27,6 +27,7 @@ struct ResourceLayout {
   unsigned Resource = 0;
   unsigned Align = 128;
   uint64_t StageStride = 0; ///< PayloadBytes rounded up to Align.
+  uint64_t RegionBytes = 0; ///< StageStride x stages: the resource's bytes.
   uint64_t DataOffset = 0;  ///< First stage, from the aligned base.
   uint64_t FullBarOffset = 0;  ///< S mbarriers of 8 bytes.
   uint64_t EmptyBarOffset = 0; ///< S mbarriers of 8 bytes, right after full.

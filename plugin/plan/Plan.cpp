@@ -85,7 +85,7 @@ PipelinePlan pipelinePlan(const Program &P, const Kernel &K, unsigned R,
                                       : unsigned(PP.Consumers.size());
   PP.ProducerStartPhase = Pr.ProducerStartPhase;
   PP.ConsumerStartPhase = Pr.ConsumerStartPhase;
-  PP.TxBytes = Pr.TxBytes ? Res.TxBytes : 0;
+  PP.TxBytes = Pr.TxBytes ? Res.TxBytes.value_or(Res.PayloadBytes) : 0;
   // Multicast: every CTA's loads may fill this CTA's stage, so a stage is
   // empty once every consumer warp of every CTA handed it back. One
   // arrival per warp and CTA keeps the remote arrivals few. The bytes stay
@@ -113,10 +113,7 @@ std::vector<RegisterRegion> registerRegions(const Program &P, const Kernel &K,
     else
       Out.push_back({WG.first(), End, Budget, {}});
   }
-  std::vector<unsigned> Order;
-  for (unsigned TI : K.Tasks)
-    if (!P.Tasks[TI].Padding)
-      Order.push_back(TI);
+  std::vector<unsigned> Order = K.Tasks;
   std::stable_sort(Order.begin(), Order.end(), [&](unsigned A, unsigned B) {
     return P.Tasks[A].FirstWarp < P.Tasks[B].FirstWarp;
   });
@@ -127,15 +124,48 @@ std::vector<RegisterRegion> registerRegions(const Program &P, const Kernel &K,
   return Out;
 }
 
+/// Each warp's budget, over whole warp groups: setmaxnreg and the register
+/// file both count by group.
+void warpBudgets(const Program &P, const Kernel &K, KernelPlan &Plan) {
+  unsigned G4 = Plan.Tgt->WarpGroupWarps;
+  unsigned Slots = (Plan.Warps + G4 - 1) / G4 * G4;
+  Plan.WarpBudget.assign(Slots, std::nullopt);
+  for (const Task *T : Plan.tasks(P, K))
+    for (unsigned W = T->FirstWarp; T->Regs && W < std::min(T->endWarp(), Slots); ++W)
+      Plan.WarpBudget[W] = *T->Regs;
+  for (unsigned W = 0; W < Slots; ++W)
+    Plan.RegisterSum += uint64_t(Plan.Tgt->WarpThreads) * Plan.warpRegs(W);
+}
+
 } // namespace
 
-KernelPlan buildPlan(const Program &P, const Kernel &K, const Target &T) {
+std::vector<const Task *> KernelPlan::tasks(const Program &P, const Kernel &K) const {
+  std::vector<const Task *> Out;
+  for (unsigned TI : K.Tasks)
+    Out.push_back(&P.Tasks[TI]);
+  for (const Task &T : Padding)
+    Out.push_back(&T);
+  return Out;
+}
+
+unsigned KernelPlan::warpRegs(unsigned W) const {
+  return W < WarpBudget.size() && WarpBudget[W] ? *WarpBudget[W] : BaselineRegs;
+}
+
+KernelPlan buildPlan(const Program &P, const Kernel &K, const Target &T,
+                     uint64_t TripBound) {
   KernelPlan Plan;
   Plan.Tgt = &T;
+  Plan.TripBound = K.TripBoundOptOut ? K.TripBound : TripBound;
+  Plan.SmemCapacity = K.SmemCapacity.value_or(T.SmemCapacity);
+  Plan.Groups = warpGroups(P, K, T);
+  padWarpGroups(P, K, Plan);
   Plan.Warps = blockWarps(P, K);
+  for (const Task &Pad : Plan.Padding)
+    Plan.Warps = std::max(Plan.Warps, Pad.endWarp());
   Plan.Threads = Plan.Warps * T.WarpThreads;
   Plan.BaselineRegs = baselineRegisters(T, Plan.Warps);
-  Plan.Groups = warpGroups(P, K, T);
+  warpBudgets(P, K, Plan);
   Plan.Regions = registerRegions(P, K, Plan);
   std::vector<unsigned> Placed;
   for (unsigned R : kernelResources(P, K)) {

@@ -63,7 +63,8 @@ struct WarpGroup {
   unsigned Index = 0;
   std::vector<unsigned> Tasks;  ///< Program task indices touching the group.
   std::vector<unsigned> Budget; ///< Those of Tasks with ts::regs.
-  bool Covered[4] = {false, false, false, false};
+  std::vector<unsigned> Padding; ///< Indices into KernelPlan::Padding.
+  bool Covered[4] = {false, false, false, false}; ///< By a task or padding.
 
   unsigned first() const { return 4 * Index; }
   bool consistent(const Program &P) const;
@@ -79,12 +80,31 @@ struct RegisterRegion {
   std::vector<unsigned> Tasks; ///< Non-padding tasks, in warp order.
 };
 
+/// Trip counts checked where the every-N argument ends, unless the kernel
+/// says ts::trip_bound(N) or the compile -trip-bound=N.
+constexpr uint64_t DefaultTripBound = 64;
+
 struct KernelPlan {
   const Target *Tgt = nullptr;
   unsigned Warps = 0;    ///< End of the highest warp range (padding included).
   unsigned Threads = 0;
   unsigned BaselineRegs = 0; ///< Registers per thread before any setmaxnreg.
   std::vector<WarpGroup> Groups;
+  /// Idle tasks (Task::Padding) the plan adds where a warp group with a
+  /// budget has warps no task covers: setmaxnreg needs the whole group.
+  std::vector<Task> Padding;
+  /// Per warp of the whole warp groups: the setmaxnreg budget of the task
+  /// or padding on it, none for the launch baseline.
+  std::vector<std::optional<unsigned>> WarpBudget;
+  uint64_t RegisterSum = 0; ///< Registers the block holds, per WarpBudget.
+  /// Runtime trip counts checked where the every-N argument ends: the
+  /// kernel's ts::trip_bound(N), else the compile's -trip-bound.
+  uint64_t TripBound = DefaultTripBound;
+  /// Dynamic shared memory a block may use: ts::smem_capacity, else the
+  /// target's.
+  uint64_t SmemCapacity = 0;
+  /// Findings of planning (ts-padding), reported before the checks'.
+  DiagList Findings;
   std::vector<RegisterRegion> Regions;
   std::vector<PipelinePlan> Pipelines; ///< Pipelined resources, first-use order.
   BlockLayout Layout;
@@ -95,6 +115,10 @@ struct KernelPlan {
   unsigned ClusterCtas = 1;
 
   const PipelinePlan *pipeline(unsigned Resource) const;
+  /// The kernel's tasks in order, then the padding tasks.
+  std::vector<const Task *> tasks(const Program &P, const Kernel &K) const;
+  /// Registers per thread on warp W (its budget or the baseline).
+  unsigned warpRegs(unsigned W) const;
 };
 
 /// Per-thread registers a block of `Warps` warps starts with:
@@ -105,13 +129,13 @@ unsigned baselineRegisters(const Target &T, unsigned Warps);
 std::vector<WarpGroup> warpGroups(const Program &P, const Kernel &K,
                                   const Target &T);
 
-/// Fills warp groups that have budgets but uncovered warps with padding
-/// tasks (Task::Padding) of the same budget, each a ts-padding warning.
-std::vector<unsigned> padWarpGroups(Program &P, Kernel &K, const Target &T,
-                                    DiagList &Out);
+/// Fills the groups' warps that have budgets but no task with padding
+/// tasks of the same budget (Plan.Padding), each a ts-padding finding.
+void padWarpGroups(const Program &P, const Kernel &K, KernelPlan &Plan);
 
-/// The plan of a kernel whose structure (warps, roles) was checked.
-KernelPlan buildPlan(const Program &P, const Kernel &K, const Target &T);
+/// The plan of a kernel. `TripBound`: the compile's -trip-bound.
+KernelPlan buildPlan(const Program &P, const Kernel &K, const Target &T,
+                     uint64_t TripBound = DefaultTripBound);
 
 } // namespace ts
 

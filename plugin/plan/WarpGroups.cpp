@@ -54,10 +54,8 @@ std::vector<WarpGroup> warpGroups(const Program &P, const Kernel &K,
   return Out;
 }
 
-std::vector<unsigned> padWarpGroups(Program &P, Kernel &K, const Target &Tg,
-                                    DiagList &Out) {
-  std::vector<unsigned> Added;
-  for (const WarpGroup &WG : warpGroups(P, K, Tg)) {
+void padWarpGroups(const Program &P, const Kernel &K, KernelPlan &Plan) {
+  for (WarpGroup &WG : Plan.Groups) {
     // Inconsistent budgets are the register check's to report; guessing
     // one would hide that error.
     if (WG.Budget.empty() || !WG.consistent(P))
@@ -74,20 +72,20 @@ std::vector<unsigned> padWarpGroups(Program &P, Kernel &K, const Target &Tg,
       T.Regs = Regs;
       T.Padding = true;
       T.Loc = K.Loc;
-      Added.push_back(P.Tasks.size());
-      K.Tasks.push_back(P.Tasks.size());
-      P.Tasks.push_back(std::move(T));
+      for (unsigned W = Begin; W < End; ++W)
+        WG.Covered[W - WG.first()] = true;
+      WG.Padding.push_back(Plan.Padding.size());
+      Plan.Padding.push_back(std::move(T));
 
       std::string Warps = "[" + std::to_string(Begin) + ", " + std::to_string(End) + ")";
-      Out.push_back(Diag{Check::Padding, K.Loc,
-                         "warps " + Warps + " of warp group " +
-                             std::to_string(WG.Index) +
-                             " have no task; padded with an idle task at "
-                             "setmaxnreg " + std::to_string(Regs),
-                         {{K.Loc, "add a task covering these warps to silence this"}}});
+      Plan.Findings.push_back(Diag{Check::Padding, K.Loc,
+                                   "warps " + Warps + " of warp group " +
+                                       std::to_string(WG.Index) +
+                                       " have no task; padded with an idle task at "
+                                       "setmaxnreg " + std::to_string(Regs),
+                                   {{K.Loc, "add a task covering these warps to silence this"}}});
     }
   }
-  return Added;
 }
 
 } // namespace ts

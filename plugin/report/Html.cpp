@@ -209,14 +209,14 @@ std::string smemSvg(const Kernel &K, const SmemBar &Bar) {
 std::string smemTable(const Program &P, const Kernel &K, const KernelPlan &Plan,
                       const SmemBar &Bar) {
   const BlockLayout &L = Plan.Layout;
-  uint64_t Cap = K.SmemCapacity;
+  uint64_t Cap = Plan.SmemCapacity;
   std::string Out = "<table class=\"data smem\">\n" +
                     row({"resource", "kind", "#stages", "#stage B", "#align",
                          "#offset", "#end", "#bytes", "#of capacity"},
                         true);
   for (const ResourceLayout &RL : L.Resources) {
     const Resource &R = P.Resources[RL.Resource];
-    uint64_t Size = RL.StageStride * R.Stages;
+    uint64_t Size = RL.RegionBytes;
     Out += row(
         {code(R.Name), esc(pipelineKindName(R.Kind)),
          "#" + std::to_string(R.Stages), "#" + std::to_string(RL.StageStride),
@@ -224,7 +224,8 @@ std::string smemTable(const Program &P, const Kernel &K, const KernelPlan &Plan,
          "#" + std::to_string(RL.DataOffset + Size), "#" + std::to_string(Size),
          "#" + percent(Size, Cap, 2) + "%"});
   }
-  Out += row({"barriers", "mbarrier", "", "#8", "#8",
+  std::string Barrier = "#" + std::to_string(Plan.Tgt->BarrierBytes);
+  Out += row({"barriers", "mbarrier", "", Barrier, Barrier,
               "#" + std::to_string(L.BarrierOffset),
               "#" + std::to_string(L.TotalBytes),
               "#" + std::to_string(L.BarrierBytes),
@@ -259,11 +260,10 @@ std::string smemSection(const Program &P, const Kernel &K,
 
 //===-- Registers ---------------------------------------------------------===//
 
-std::string taskNames(const Program &P, const std::vector<unsigned> &Tasks) {
+std::string taskNames(const std::vector<const Task *> &Tasks) {
   std::string S;
-  for (unsigned TI : Tasks)
-    S += (S.empty() ? "" : ", ") +
-         (P.Tasks[TI].Padding ? std::string("(padding)") : P.Tasks[TI].Name);
+  for (const Task *T : Tasks)
+    S += (S.empty() ? "" : ", ") + (T->Padding ? std::string("(padding)") : T->Name);
   return S.empty() ? "-" : S;
 }
 
@@ -314,7 +314,7 @@ std::string registerSection(const Program &P, const Kernel &K,
     Table += row({"#" + std::to_string(G.Index),
                   esc("[" + std::to_string(G.FirstWarp) + ", " +
                       std::to_string(G.EndWarp) + ")"),
-                  esc(taskNames(P, G.Tasks)), esc(budgetText(G)),
+                  esc(taskNames(G.Tasks)), esc(budgetText(G)),
                   "#" + std::to_string(G.Registers),
                   "#" + percent(G.Registers, U.File, 2) + "%"});
   Table += "</table>\n";
@@ -344,8 +344,6 @@ std::string opsTable(const Program &P, const Kernel &K) {
                     row({"task", "head", "loop", "tail"}, true);
   for (unsigned TI : K.Tasks) {
     const Task &T = P.Tasks[TI];
-    if (T.Padding)
-      continue;
     std::string Cells[3];
     for (const Op &O : T.Ops) {
       // Ops of a domain loop nested in the task's loop run inside it.
@@ -483,7 +481,7 @@ std::string htmlReport(const std::string &Title, const Program &P,
 SmemBar smemBar(const Program &P, const Kernel &K, const KernelPlan &Plan) {
   const BlockLayout &L = Plan.Layout;
   SmemBar Bar;
-  Bar.Scale = std::max<uint64_t>({K.SmemCapacity, L.DynamicBytes, 1});
+  Bar.Scale = std::max<uint64_t>({Plan.SmemCapacity, L.DynamicBytes, 1});
   auto Add = [&](SmemSegment::Kind Kd, std::string Label, uint64_t Off,
                  uint64_t Bytes, unsigned Row) {
     if (Bytes)
@@ -518,7 +516,7 @@ SmemBar smemBar(const Program &P, const Kernel &K, const KernelPlan &Plan) {
       Add(SmemSegment::StagePadding, Label + " padding", At + Payload,
           RL->StageStride - Payload, Row);
     }
-    RowEnd[Row] = RL->DataOffset + RL->StageStride * R.Stages;
+    RowEnd[Row] = RL->DataOffset + RL->RegionBytes;
     End = std::max(End, RowEnd[Row]);
   }
   Add(SmemSegment::AlignPadding, "alignment", End,
@@ -533,14 +531,14 @@ SmemBar smemBar(const Program &P, const Kernel &K, const KernelPlan &Plan) {
   }
   Add(SmemSegment::LaunchSlack, "launch slack", L.TotalBytes,
       L.DynamicBytes - L.TotalBytes, 0);
-  if (K.SmemCapacity > L.DynamicBytes)
+  if (Plan.SmemCapacity > L.DynamicBytes)
     Add(SmemSegment::Free, "free", L.DynamicBytes,
-        K.SmemCapacity - L.DynamicBytes, 0);
+        Plan.SmemCapacity - L.DynamicBytes, 0);
   Bar.Rows = std::max<unsigned>(1, RowEnd.size());
   // What exceeds the capacity gets a row of its own under the layout.
-  if (L.DynamicBytes > K.SmemCapacity)
-    Add(SmemSegment::Overflow, "over capacity", K.SmemCapacity,
-        L.DynamicBytes - K.SmemCapacity, Bar.Rows++);
+  if (L.DynamicBytes > Plan.SmemCapacity)
+    Add(SmemSegment::Overflow, "over capacity", Plan.SmemCapacity,
+        L.DynamicBytes - Plan.SmemCapacity, Bar.Rows++);
   std::stable_sort(Bar.Segments.begin(), Bar.Segments.end(),
                    [](const SmemSegment &A, const SmemSegment &B) {
                      return A.Row != B.Row ? A.Row < B.Row
@@ -551,7 +549,7 @@ SmemBar smemBar(const Program &P, const Kernel &K, const KernelPlan &Plan) {
 
 RegisterUse registerUse(const Program &P, const Kernel &K,
                         const KernelPlan &Plan) {
-  const Target &T = Plan.Tgt ? *Plan.Tgt : targetSm90a();
+  const Target &T = *Plan.Tgt;
   RegisterUse U;
   U.File = T.RegisterFile;
   U.Baseline = Plan.BaselineRegs;
@@ -563,17 +561,12 @@ RegisterUse registerUse(const Program &P, const Kernel &K,
     R.Index = First / G;
     R.FirstWarp = First;
     R.EndWarp = First + G;
-    R.PerWarp.assign(G, Plan.BaselineRegs);
-    for (unsigned TI : K.Tasks) {
-      const Task &Tk = P.Tasks[TI];
-      if (Tk.endWarp() <= First || Tk.FirstWarp >= First + G)
-        continue;
-      R.Tasks.push_back(TI);
-      for (unsigned W = std::max(Tk.FirstWarp, First);
-           Tk.Regs && W < std::min(Tk.endWarp(), First + G); ++W) {
-        R.PerWarp[W - First] = *Tk.Regs;
-        R.Budgeted = true;
-      }
+    for (const Task *Tk : Plan.tasks(P, K))
+      if (Tk->endWarp() > First && Tk->FirstWarp < First + G)
+        R.Tasks.push_back(Tk);
+    for (unsigned W = First; W < First + G; ++W) {
+      R.PerWarp.push_back(Plan.warpRegs(W));
+      R.Budgeted |= W < Plan.WarpBudget.size() && Plan.WarpBudget[W].has_value();
     }
     for (unsigned Regs : R.PerWarp)
       R.Registers += uint64_t(T.WarpThreads) * Regs;

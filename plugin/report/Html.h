@@ -73,7 +73,7 @@ SmemBar smemBar(const Program &P, const Kernel &K, const KernelPlan &Plan);
 struct RegisterGroupUse {
   unsigned Index = 0;
   unsigned FirstWarp = 0, EndWarp = 0;
-  std::vector<unsigned> Tasks;   ///< Program task indices, kernel order.
+  std::vector<const Task *> Tasks; ///< Kernel order, then padding.
   std::vector<unsigned> PerWarp; ///< Registers per thread of each warp.
   bool Budgeted = false;         ///< Some warp runs under a ts::regs budget.
   uint64_t Registers = 0;        ///< Sum over the group's threads.

@@ -46,9 +46,7 @@ bool contains(const std::vector<unsigned> &V, unsigned X) {
 
 Graph buildGraph(const Program &P, const Kernel &K) {
   Graph G;
-  for (unsigned TI : K.Tasks)
-    if (!P.Tasks[TI].Padding)
-      G.Tasks.push_back(TI);
+  G.Tasks = K.Tasks;
   G.Resources = kernelResources(P, K);
   for (unsigned N = 0; N < G.Tasks.size(); ++N) {
     const Task &T = P.Tasks[G.Tasks[N]];

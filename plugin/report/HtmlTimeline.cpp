@@ -46,13 +46,6 @@ const char *opClass(OpKind K) {
   return "work";
 }
 
-std::vector<unsigned> laneTasks(const Program &P, const Kernel &K) {
-  std::vector<unsigned> Lanes;
-  for (unsigned TI : K.Tasks)
-    if (!P.Tasks[TI].Padding)
-      Lanes.push_back(TI);
-  return Lanes;
-}
 
 /// The steps shown: all of them, or the last MaxColumns of a deadlocked
 /// run (where it stops is the point) and the first of any other.
@@ -282,7 +275,7 @@ std::vector<TraceMark> traceMarks(const Program &P, const SimResult &S,
 std::string timelineSvg(const Program &P, const Kernel &K,
                         const KernelPlan &Plan, const SimResult &S,
                         const std::vector<TraceMark> &Marks) {
-  std::vector<unsigned> Lanes = laneTasks(P, K);
+  const std::vector<unsigned> &Lanes = K.Tasks;
   auto [First, End] = window(S);
   unsigned Rows = Lanes.size() + Plan.Pipelines.size();
   int Width = colX(End - First) + 8;

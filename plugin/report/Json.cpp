@@ -41,10 +41,10 @@ std::string kernelJson(const Program &P, const Kernel &K, const KernelPlan &Plan
   std::ostringstream OS;
   OS << "{\"kernel\":" << str(K.Name) << ",\"threads\":" << Plan.Threads
      << ",\"smem_bytes\":" << Plan.Layout.DynamicBytes
-     << ",\"smem_capacity\":" << K.SmemCapacity
+     << ",\"smem_capacity\":" << Plan.SmemCapacity
      << ",\"baseline_registers\":" << Plan.BaselineRegs;
-  OS << ",\"tasks\":" << list(K.Tasks, [&](unsigned TI) {
-    const Task &T = P.Tasks[TI];
+  OS << ",\"tasks\":" << list(Plan.tasks(P, K), [&](const Task *TP) {
+    const Task &T = *TP;
     std::ostringstream TS;
     TS << "{\"name\":" << str(T.Name) << ",\"first_warp\":" << T.FirstWarp
        << ",\"warps\":" << T.NumWarps << ",\"regs\":"
@@ -74,7 +74,7 @@ std::string kernelJson(const Program &P, const Kernel &K, const KernelPlan &Plan
     RS << "{\"name\":" << str(Res.Name) << ",\"kind\":"
        << str(pipelineKindName(Res.Kind)) << ",\"stages\":" << Res.Stages
        << ",\"payload_bytes\":" << Res.PayloadBytes
-       << ",\"tx_bytes\":" << Res.TxBytes;
+       << ",\"tx_bytes\":" << (Plan.pipeline(R) ? Plan.pipeline(R)->TxBytes : 0);
     const ResourceLayout *RL = Plan.Layout.find(R);
     if (RL)
       RS << ",\"offset\":" << RL->DataOffset << ",\"stage_stride\":"

@@ -26,8 +26,8 @@ std::string kernelReport(const Program &P, const Kernel &K,
        << Plan.Cluster[1] << "x" << Plan.Cluster[2] << "; everything below is per CTA)";
   OS << "\n";
   OS << "-- tasks\n";
-  for (unsigned TI : K.Tasks) {
-    const Task &T = P.Tasks[TI];
+  for (const Task *TP : Plan.tasks(P, K)) {
+    const Task &T = *TP;
     OS << "  " << (T.Padding ? "(padding)" : T.Name) << "  warps [" << T.FirstWarp
        << ", " << T.endWarp() << ")";
     if (T.Regs)
@@ -57,7 +57,7 @@ std::string kernelReport(const Program &P, const Kernel &K,
     if (Res.Kind == PipelineKind::TaskOwned)
       OS << "  " << Res.PayloadBytes << " B, private to its task";
     if (Res.Kind == PipelineKind::TmaAsync)
-      OS << "  tx " << Res.TxBytes << " B";
+      OS << "  tx " << Plan.pipeline(R)->TxBytes << " B";
     if (const PipelinePlan *PP = Plan.pipeline(R))
       OS << "  arrivals full " << PP->Counts.Full << " / empty " << PP->Counts.Empty;
     if (Res.Multicast)
@@ -107,7 +107,7 @@ std::string layoutReport(const Program &P, const Kernel &K,
      << pad("offset", 10, true) << pad("end", 10, true) << "\n";
   for (const ResourceLayout &RL : L.Resources) {
     const Resource &R = P.Resources[RL.Resource];
-    uint64_t End = RL.DataOffset + RL.StageStride * R.Stages;
+    uint64_t End = RL.DataOffset + RL.RegionBytes;
     OS << "  " << pad(R.Name, 16) << pad(pipelineKindName(R.Kind), 12)
        << pad(std::to_string(R.Stages), 7, true)
        << pad(std::to_string(RL.StageStride), 10, true)
@@ -132,7 +132,7 @@ std::string layoutReport(const Program &P, const Kernel &K,
   }
   OS << "  data " << L.DataBytes << " B + barriers " << L.BarrierBytes
      << " B = " << L.TotalBytes << " B (launch size " << L.DynamicBytes
-     << " B) / capacity " << K.SmemCapacity << " B\n";
+     << " B) / capacity " << Plan.SmemCapacity << " B\n";
   for (const AliasGroup &G : K.Aliases) {
     OS << "  alias:";
     for (size_t I = 0; I < G.Phases.size(); ++I)

@@ -74,10 +74,7 @@ std::string cell(const Program &P, const SimStep &S) {
 
 std::string scheduleTable(const Program &P, const Kernel &K,
                           const SimResult &S) {
-  std::vector<unsigned> Columns;
-  for (unsigned TI : K.Tasks)
-    if (!P.Tasks[TI].Padding)
-      Columns.push_back(TI);
+  std::vector<unsigned> Columns = K.Tasks;
 
   std::ostringstream OS;
   std::string Rule = std::string(6, '-');

@@ -13,18 +13,6 @@ using namespace detail;
 void checkCapacity(const Program &P, const Kernel &K, const KernelPlan &Plan,
                    DiagList &Out) {
   const BlockLayout &L = Plan.Layout;
-  // The layout rounds odd alignments up; the user should still hear of it.
-  for (const ResourceLayout &RL : L.Resources) {
-    const Resource &R = P.Resources[RL.Resource];
-    if (R.Align != 0 && (R.Align & (R.Align - 1)) == 0)
-      continue;
-    Diag &D = report(Out, Check::Capacity, R.Loc,
-                     "alignment " + std::to_string(R.Align) + " of " +
-                         quote(R.Name) + " is not a power of two");
-    note(D, R.Loc,
-         "use ts::align with a power of two, e.g. ts::align(" +
-             std::to_string(RL.Align) + ")");
-  }
 
   // Launch sizes are 32-bit: past that no -W flag can make a kernel.
   if (L.DynamicBytes > UINT32_MAX) {
@@ -34,21 +22,21 @@ void checkCapacity(const Program &P, const Kernel &K, const KernelPlan &Plan,
     note(D, K.Loc, "dynamic shared memory is a 32-bit launch parameter; use fewer or "
                    "smaller stages");
   }
-  if (L.DynamicBytes <= K.SmemCapacity)
+  if (L.DynamicBytes <= Plan.SmemCapacity)
     return;
   Diag &D = report(Out, Check::Capacity, K.Loc,
                    "kernel " + quote(K.Name) + " needs " +
                        std::to_string(L.DynamicBytes) +
                        " bytes of shared memory; the capacity is " +
-                       std::to_string(K.SmemCapacity) + " bytes");
+                       std::to_string(Plan.SmemCapacity) + " bytes");
   uint64_t Payload = 0;
   for (const ResourceLayout &RL : L.Resources) {
     const Resource &R = P.Resources[RL.Resource];
-    Payload += R.Stages * RL.StageStride;
+    Payload += RL.RegionBytes;
     note(D, R.Loc,
          quote(R.Name) + ": " + std::to_string(R.Stages) + " stages x " +
-             std::to_string(RL.StageStride) +
-             " B = " + std::to_string(R.Stages * RL.StageStride) + " B");
+             std::to_string(RL.StageStride) + " B = " + std::to_string(RL.RegionBytes) +
+             " B");
   }
   std::string Rest = "barriers: " + std::to_string(L.BarrierBytes) + " B";
   if (L.DynamicBytes > L.TotalBytes)

@@ -34,8 +34,6 @@ Simulation::Simulation(const Program &P, const Kernel &K,
       Consumers(P.Resources.size()) {
   for (size_t I = 0; I < K.Tasks.size(); ++I) {
     const Task &T = P.Tasks[K.Tasks[I]];
-    if (T.Padding)
-      continue;
     Tasks.push_back(K.Tasks[I]);
     Trips.push_back(T.Dom.Present ? KTrips[I] : 0);
     Head.emplace_back();
@@ -405,23 +403,13 @@ SteadyState Simulation::findSteadyState(uint64_t MaxSteps, uint64_t MaxIteration
   return St;
 }
 
-void Simulation::reportDeadlock(const std::vector<unsigned> &Blocked) {
-  auto What = [&](unsigned T) {
-    const Op &O = next(T);
-    return std::string(opKindName(O.Kind)) + " of " +
-           quote(P.Resources[O.Resource].Name);
-  };
+std::string Simulation::blockedOn(unsigned T) const {
+  const Op &O = next(T);
+  return std::string(opKindName(O.Kind)) + " of " + quote(P.Resources[O.Resource].Name);
+}
+
+void Simulation::noteBlocked(Diag &D, const std::vector<unsigned> &Blocked) {
   unsigned First = Blocked.front();
-  const Op &O = next(First);
-  Diag D{Check::Credit,
-         O.Loc,
-         "deadlock: task " + quote(task(First).Name) + " blocks forever on " +
-             What(First) + suffix(),
-         {}};
-  // Keyed by the first blocked op alone: the same hang at a larger trip
-  // count may leave other tasks blocked too.
-  std::string Key = "deadlock:" + std::to_string(Tasks[First]) + ":" +
-                    std::to_string(nextIndex(First));
   std::vector<unsigned> Involved;
   for (unsigned T : Blocked) {
     unsigned R = next(T).Resource;
@@ -430,7 +418,7 @@ void Simulation::reportDeadlock(const std::vector<unsigned> &Blocked) {
     if (T == First)
       continue;
     note(D, next(T).Loc,
-         "task " + quote(task(T).Name) + " is blocked here on " + What(T));
+         "task " + quote(task(T).Name) + " is blocked here on " + blockedOn(T));
   }
   for (unsigned R : Involved) {
     const Resource &Res = P.Resources[R];
@@ -461,7 +449,10 @@ void Simulation::reportDeadlock(const std::vector<unsigned> &Blocked) {
                  plural(N, "stage"));
       }
   }
-  const Resource &Res = P.Resources[O.Resource];
+}
+
+bool Simulation::missingRelease(const std::vector<unsigned> &Blocked) {
+  const Op &O = next(Blocked.front());
   // Who holds stages of the first blocked resource decides the cause: a
   // producer holding acquired stages never committed starves the consumers;
   // a consumer holding waited-for stages never released starves producers.
@@ -480,7 +471,11 @@ void Simulation::reportDeadlock(const std::vector<unsigned> &Blocked) {
   if (HeldByProducers != HeldByConsumers)
     MissingRelease = HeldByConsumers;
 
-  // Name the stages held back, and the guarded op that hands back too few.
+  return MissingRelease;
+}
+
+void Simulation::noteHeld(Diag &D, const Op &O, bool MissingRelease) {
+  const Resource &Res = P.Resources[O.Resource];
   OpKind Close = MissingRelease ? OpKind::Release : OpKind::Commit;
   for (unsigned T : MissingRelease ? Consumers[O.Resource] : Producers[O.Resource]) {
     const Counters &Ct = ctr(T, O.Resource);
@@ -498,6 +493,10 @@ void Simulation::reportDeadlock(const std::vector<unsigned> &Blocked) {
              std::string("this ") + opKindName(Close) + " runs " + guardWords(C.G));
   }
 
+}
+
+void Simulation::noteCycle(Diag &D, unsigned First) {
+  const Op &O = next(First);
   // A cycle of tasks, each waiting for a stage only the next one can hand
   // back, across more than one resource: say it in one line.
   auto Enablers = [&](unsigned T) -> const std::vector<unsigned> & {
@@ -548,6 +547,26 @@ void Simulation::reportDeadlock(const std::vector<unsigned> &Blocked) {
     note(D, O.Loc, Text);
   }
 
+}
+
+void Simulation::reportDeadlock(const std::vector<unsigned> &Blocked) {
+  unsigned First = Blocked.front();
+  const Op &O = next(First);
+  const Resource &Res = P.Resources[O.Resource];
+  Diag D{Check::Credit,
+         O.Loc,
+         "deadlock: task " + quote(task(First).Name) + " blocks forever on " +
+             blockedOn(First) + suffix(),
+         {}};
+  // Keyed by the first blocked op alone: the same hang at a larger trip
+  // count may leave other tasks blocked too.
+  std::string Key = "deadlock:" + std::to_string(Tasks[First]) + ":" +
+                    std::to_string(nextIndex(First));
+  noteBlocked(D, Blocked);
+  bool MissingRelease = missingRelease(Blocked);
+  // Name the stages held back, and the guarded op that hands back too few.
+  noteHeld(D, O, MissingRelease);
+  noteCycle(D, First);
   traceNotes(D, O.Resource);
   if (MissingRelease)
     note(D, O.Loc,
@@ -585,22 +604,21 @@ void Simulation::traceNotes(Diag &D, unsigned R) {
   }
 }
 
-void Simulation::reconcile(unsigned R) {
-  const Resource &Res = P.Resources[R];
-  const std::string Name = quote(Res.Name);
-  size_t Before = Findings.size();
-  auto Add = [&](std::string Key, SourceHandle Loc, std::string Msg) -> Diag & {
-    Findings.push_back({Key + ":" + std::to_string(R),
-                        Diag{Check::Credit, Loc, Msg + suffix(), {}}});
-    return Findings.back().second;
-  };
+Diag &Simulation::add(unsigned R, const std::string &Key, SourceHandle Loc,
+                      const std::string &Msg) {
+  Findings.push_back(
+      {Key + ":" + std::to_string(R), Diag{Check::Credit, Loc, Msg + suffix(), {}}});
+  return Findings.back().second;
+}
 
+void Simulation::reconcilePairs(unsigned R) {
+  const std::string Name = quote(P.Resources[R].Name);
   for (unsigned T : Producers[R]) {
     const Counters &Ct = ctr(T, R);
     if (Ct.Acquired == Ct.Committed)
       continue;
     Diag &D =
-        Add("acq-commit:" + std::to_string(Tasks[T]),
+        add(R, "acq-commit:" + std::to_string(Tasks[T]),
             Ct.Acquired > Ct.Committed ? Ct.LastAcquire : Ct.LastCommit,
             "task " + quote(task(T).Name) + " acquires " + Name + " " +
                 times(Ct.Acquired) + " but commits it " + times(Ct.Committed));
@@ -611,13 +629,18 @@ void Simulation::reconcile(unsigned R) {
     if (Ct.Waited == Ct.Released)
       continue;
     Diag &D =
-        Add("wait-release:" + std::to_string(Tasks[T]),
+        add(R, "wait-release:" + std::to_string(Tasks[T]),
             Ct.Waited > Ct.Released ? Ct.LastWait : Ct.LastRelease,
             "task " + quote(task(T).Name) + " waits for " + Name + " " +
                 times(Ct.Waited) + " but releases it " + times(Ct.Released));
     note(D, task(T).Loc, "every wait needs exactly one release");
   }
 
+}
+
+void Simulation::reconcileCommits(unsigned R) {
+  const Resource &Res = P.Resources[R];
+  const std::string Name = quote(Res.Name);
   uint64_t Full = fullStages(R);
   SourceHandle LastCommit = 0;
   uint64_t MinCommitted = UINT64_MAX, MaxCommitted = 0;
@@ -635,7 +658,7 @@ void Simulation::reconcile(unsigned R) {
     std::string By =
         Consumers[R].size() > 1 ? " by task " + quote(task(T).Name) : "";
     uint64_t N = Full - Ct.Waited;
-    Diag &D = Add("unwaited:" + std::to_string(Tasks[T]), LastCommit,
+    Diag &D = add(R, "unwaited:" + std::to_string(Tasks[T]), LastCommit,
                   plural(N, "commit") + " of " + Name +
                       (N == 1 ? " is" : " are") + " never waited for" + By);
     note(D, task(T).Loc,
@@ -644,7 +667,7 @@ void Simulation::reconcile(unsigned R) {
     note(D, LastCommit, "every commit needs one wait in each consumer task");
   }
   if (Producers[R].size() > 1 && MinCommitted != MaxCommitted) {
-    Diag &D = Add("uneven-commits", LastCommit,
+    Diag &D = add(R, "uneven-commits", LastCommit,
                   "producer tasks of " + Name +
                       " commit different numbers of stages (" +
                       std::to_string(MinCommitted) + " to " +
@@ -653,9 +676,10 @@ void Simulation::reconcile(unsigned R) {
          "a stage is full only once every producer task has "
          "committed it");
   }
-  if (Findings.size() != Before || Consumers[R].empty())
-    return;
+}
 
+void Simulation::reconcileDrain(unsigned R) {
+  const std::string Name = quote(P.Resources[R].Name);
   // Fallback: stages still held by producers at exit stall their drain.
   uint64_t MaxAcquired = 0;
   SourceHandle LastAcquire = 0;
@@ -668,13 +692,21 @@ void Simulation::reconcile(unsigned R) {
   if (MaxAcquired > Released) {
     uint64_t N = MaxAcquired - Released;
     Diag &D =
-        Add("unreleased", LastAcquire,
+        add(R, "unreleased", LastAcquire,
             plural(N, "acquire") + " of " + Name + (N == 1 ? " is" : " are") +
                 " never matched by a release");
     note(D, LastAcquire,
          "each consumer task must release every stage; a "
          "producer drains all stages before it exits");
   }
+}
+
+void Simulation::reconcile(unsigned R) {
+  size_t Before = Findings.size();
+  reconcilePairs(R);
+  reconcileCommits(R);
+  if (Findings.size() == Before && !Consumers[R].empty())
+    reconcileDrain(R);
 }
 
 } // namespace detail

@@ -24,7 +24,7 @@ void checkRegisters(const Program &P, const Kernel &K, const KernelPlan &Plan,
   const Target &Tg = *Plan.Tgt;
   for (unsigned TI : K.Tasks) {
     const Task &T = P.Tasks[TI];
-    if (!T.Regs || T.Padding)
+    if (!T.Regs)
       continue;
     unsigned R = *T.Regs;
     if (R % Tg.RegGranule == 0 && R >= Tg.MinRegs && R <= Tg.MaxRegs)
@@ -92,25 +92,10 @@ void checkRegisters(const Program &P, const Kernel &K, const KernelPlan &Plan,
     }
   }
 
-  // Sum per warp: warps without a budget keep the launch default.
-  unsigned Default = Plan.BaselineRegs;
-  unsigned Slots = roundUp(Plan.Warps, Tg.WarpGroupWarps);
-  std::vector<unsigned> PerWarp(Slots, Default);
-  std::vector<bool> HasBudget(Slots, false);
-  for (unsigned TI : K.Tasks) {
-    const Task &T = P.Tasks[TI];
-    for (unsigned W = T.FirstWarp; T.Regs && W < std::min(T.endWarp(), Slots);
-         ++W) {
-      PerWarp[W] = *T.Regs;
-      HasBudget[W] = true;
-    }
-  }
-  uint64_t Sum = 0;
-  bool AnyDefault = false;
-  for (unsigned W = 0; W < Slots; ++W) {
-    Sum += uint64_t(Tg.WarpThreads) * PerWarp[W];
-    AnyDefault |= !HasBudget[W];
-  }
+  // The plan sums per warp: warps without a budget keep the launch default.
+  uint64_t Sum = Plan.RegisterSum;
+  bool AnyDefault = std::any_of(Plan.WarpBudget.begin(), Plan.WarpBudget.end(),
+                                [](const std::optional<unsigned> &B) { return !B; });
   if (Sum <= Tg.RegisterFile)
     return;
   Diag &D = report(Out, Check::Registers, K.Loc,
@@ -120,50 +105,19 @@ void checkRegisters(const Program &P, const Kernel &K, const KernelPlan &Plan,
                        std::to_string(Tg.RegisterFile));
   for (unsigned TI : K.Tasks) {
     const Task &T = P.Tasks[TI];
-    if (T.Regs && !T.Padding)
+    if (T.Regs)
       note(D, T.Loc,
            "task " + quote(T.Name) + ": " + std::to_string(T.NumWarps) +
-               " warps x 32 x " + std::to_string(*T.Regs) + " registers");
+               " warps x " + std::to_string(Tg.WarpThreads) + " x " + std::to_string(*T.Regs) + " registers");
   }
   if (AnyDefault)
     note(D, K.Loc,
          "warps without ts::regs count at the default of " +
-             std::to_string(Default) + " registers");
+             std::to_string(Plan.BaselineRegs) + " registers");
   note(D, K.Loc,
        "budgets that fit: 1 producer + 2 consumer warp groups = "
        "24/240, 2 producer + 2 consumer = 24/224, 1 producer + 3 "
        "consumer = 24/160");
-}
-
-void checkRegisterPressure(const Program &P, const Kernel &K, DiagList &Out) {
-  for (unsigned TI : K.Tasks) {
-    const Task &T = P.Tasks[TI];
-    if (!T.Regs || T.Padding || *T.Regs >= PressureBudget)
-      continue;
-    // TMA producers only issue copies; threads that move or read stage
-    // data need registers for it.
-    auto Simt = std::find_if(T.Ops.begin(), T.Ops.end(), [&](const Op &O) {
-      if (!O.onResource())
-        return false;
-      PipelineKind Kind = P.Resources[O.Resource].Kind;
-      return O.Kind == OpKind::Work && isPipelined(Kind) &&
-             (O.R == Role::Consumer || Kind == PipelineKind::AsyncAsync);
-    });
-    if (Simt == T.Ops.end())
-      continue;
-    const Resource &Res = P.Resources[Simt->Resource];
-    Diag &D = report(Out, Check::Pressure, Simt->Loc,
-                     "task " + quote(T.Name) + " " +
-                         (Simt->R == Role::Consumer ? "reads" : "writes") +
-                         " stages of " + quote(Res.Name) +
-                         " with threads on a budget of " +
-                         std::to_string(*T.Regs) + " registers");
-    note(D, T.Loc,
-         "a budget this small suits TMA producers; thread copies will spill: "
-         "raise ts::regs to " +
-             std::to_string(PressureBudget) +
-             " or more, or produce the stage with TMA");
-  }
 }
 
 } // namespace ts

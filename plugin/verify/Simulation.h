@@ -132,8 +132,26 @@ private:
   bool finished(unsigned T) const { return Cur[T].Done; }
   std::string suffix() const { return " (" + RunName + ")"; }
   void reportDeadlock(const std::vector<unsigned> &Blocked);
+  /// "acquire of 'R'": the op task T is blocked on.
+  std::string blockedOn(unsigned T) const;
+  /// The other blocked tasks, and each involved resource's stages.
+  void noteBlocked(Diag &D, const std::vector<unsigned> &Blocked);
+  /// Whether the first blocked op waits for a release (else a commit).
+  bool missingRelease(const std::vector<unsigned> &Blocked);
+  /// The stages held back, and the guarded ops that hand back too few.
+  void noteHeld(Diag &D, const Op &O, bool MissingRelease);
+  /// A cycle of tasks across resources, in one line.
+  void noteCycle(Diag &D, unsigned First);
   void traceNotes(Diag &D, unsigned R);
   void reconcile(unsigned R);
+  /// A ts-credit finding of resource R, keyed for deduplication.
+  Diag &add(unsigned R, const std::string &Key, SourceHandle Loc, const std::string &Msg);
+  /// Acquires without commits, waits without releases, per task.
+  void reconcilePairs(unsigned R);
+  /// Commits never waited for; producers committing unevenly.
+  void reconcileCommits(unsigned R);
+  /// Stages still held by producers at exit stall their drain.
+  void reconcileDrain(unsigned R);
 
   const Program &P;
   std::string RunName;

@@ -58,8 +58,9 @@ std::vector<Window> windows(const Task &T, unsigned R) {
   return Out;
 }
 
-void reportUnloaded(const Resource &Res, const Window &W, DiagList &Out) {
-  std::string Bytes = std::to_string(Res.TxBytes);
+void reportUnloaded(const Resource &Res, uint64_t TxBytes, const Window &W,
+                    DiagList &Out) {
+  std::string Bytes = std::to_string(TxBytes);
   Diag &D = report(Out, Check::TmaBytes, W.Skippable ? W.Skippable->Loc : W.Acquire->Loc,
                    W.Skippable ? "TMA load into " + quote(Res.Name) +
                                      " may be skipped, but its stage is committed anyway"
@@ -80,9 +81,10 @@ void reportUnloaded(const Resource &Res, const Window &W, DiagList &Out) {
 /// With the whole payload armed, every member must be some load's
 /// destination: a member no load writes never delivers its bytes. Producer
 /// tasks of one resource fill a stage together.
-void checkMembers(const Program &P, const Kernel &K, unsigned R, DiagList &Out) {
+void checkMembers(const Program &P, const Kernel &K, unsigned R, uint64_t TxBytes,
+                  DiagList &Out) {
   const Resource &Res = P.Resources[R];
-  if (Res.Fields.empty() || Res.TxBytes != Res.PayloadBytes)
+  if (Res.Fields.empty() || TxBytes != Res.PayloadBytes)
     return;
   std::set<std::string> Written;
   std::optional<Window> First; // where to report
@@ -110,7 +112,7 @@ void checkMembers(const Program &P, const Kernel &K, unsigned R, DiagList &Out) 
                      "stage of " + quote(Res.Name) + " is committed without a TMA load into " +
                          quote(F.Name));
     note(D, First->Acquire->Loc,
-         "acquire armed " + std::to_string(Res.TxBytes) +
+         "acquire armed " + std::to_string(TxBytes) +
              " transaction bytes here, the whole payload; no load on every path to the commit "
              "writes the " +
              std::to_string(F.Bytes) + " bytes of " + quote(F.Name) +
@@ -124,7 +126,8 @@ void checkMembers(const Program &P, const Kernel &K, unsigned R, DiagList &Out) 
 
 } // namespace
 
-void checkTmaBytes(const Program &P, const Kernel &K, DiagList &Out) {
+void checkTmaBytes(const Program &P, const Kernel &K, const KernelPlan &Plan,
+                   DiagList &Out) {
   std::set<unsigned> Produced;
   for (unsigned TI : K.Tasks) {
     const Task &T = P.Tasks[TI];
@@ -134,11 +137,11 @@ void checkTmaBytes(const Program &P, const Kernel &K, DiagList &Out) {
       Produced.insert(R);
       for (const Window &W : windows(T, R))
         if (!W.Loaded)
-          reportUnloaded(P.Resources[R], W, Out);
+          reportUnloaded(P.Resources[R], Plan.pipeline(R)->TxBytes, W, Out);
     }
   }
   for (unsigned R : Produced)
-    checkMembers(P, K, R, Out);
+    checkMembers(P, K, R, Plan.pipeline(R)->TxBytes, Out);
 }
 
 } // namespace ts

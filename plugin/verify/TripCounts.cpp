@@ -27,16 +27,6 @@ constexpr uint64_t SteadyRounds = 400000;
 constexpr uint64_t MaxDirectTrips = 4096;
 constexpr uint64_t MaxRangeRuns = 1 << 14; ///< Trip counts one coverage may ask for.
 
-bool loops(const Task &T) {
-  return T.Dom.Present && std::any_of(T.Ops.begin(), T.Ops.end(), [](const Op &O) {
-           return O.Sec == Section::Loop;
-         });
-}
-
-std::string domainText(const Domain &D) {
-  return "ts::domain(" + D.StartText + ", " + D.EndText + ", " + D.StepText + ")";
-}
-
 /// Trip counts of the kernel's tasks as functions of one unknown N.
 struct TripModel {
   const Program &P;
@@ -326,14 +316,14 @@ Coverage coverage(const Program &P, const Kernel &K, const KernelPlan &Plan,
   if (M.Symbolic) {
     if (Decides == 0 || Decides > MaxDirectTrips) {
       Cv.Covered = false;
-      boundWarning(K, K.TripBound,
+      boundWarning(K, Plan.TripBound,
                    Decides ? "the steady state starts past iteration " +
                                  std::to_string(MaxDirectTrips)
                            : Dc.Why,
                    Out);
-      Range(int64_t(K.TripBound));
+      Range(int64_t(Plan.TripBound));
       Cv.Text = "trip counts " + std::to_string(M.Lo) + " to " +
-                std::to_string(K.TripBound) + " only (see ts-bound)";
+                std::to_string(Plan.TripBound) + " only (see ts-bound)";
       return Cv;
     }
     Range(int64_t(Decides));
@@ -372,32 +362,6 @@ Coverage coverage(const Program &P, const Kernel &K, const KernelPlan &Plan,
 }
 
 } // namespace
-
-void checkDomains(const Program &P, const Kernel &K, const KernelPlan &Plan,
-                  DiagList &Out) {
-  std::set<std::pair<unsigned, unsigned>> Reported;
-  for (const PipelinePlan &PP : Plan.Pipelines) {
-    std::vector<unsigned> Side = PP.Producers;
-    Side.insert(Side.end(), PP.Consumers.begin(), PP.Consumers.end());
-    for (unsigned A : Side)
-      for (unsigned B : Side) {
-        const Task &TA = P.Tasks[A], &TB = P.Tasks[B];
-        if (A >= B || !loops(TA) || !loops(TB) ||
-            TA.Dom.symbolicKey() == TB.Dom.symbolicKey() || !Reported.insert({A, B}).second)
-          continue;
-        Diag &D = report(Out, Check::Domain, TB.Dom.Loc,
-                         "tasks " + quote(TA.Name) + " and " + quote(TB.Name) +
-                             " exchange stages of " +
-                             quote(P.Resources[PP.Resource].Name) +
-                             " but may run different trip counts");
-        note(D, TA.Dom.Loc, "task " + quote(TA.Name) + " loops over " + domainText(TA.Dom));
-        note(D, TB.Dom.Loc, "task " + quote(TB.Name) + " loops over " + domainText(TB.Dom));
-        note(D, TB.Dom.Loc,
-             "loop over the same ts::domain bounds (with step 1, bounds may differ "
-             "by a constant: the verifier follows that exactly)");
-      }
-  }
-}
 
 std::vector<uint64_t> tripCountsAt(const Program &P, const Kernel &K, int64_t N) {
   return TripModel(P, K).trips(N);

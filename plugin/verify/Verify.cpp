@@ -1,6 +1,7 @@
 //===- Verify.cpp - All checks of a kernel ---------------------------------===//
 #include "verify/Verify.h"
 #include "verify/Nested.h"
+#include "verify/Registry.h"
 #include "verify/VerifyUtil.h"
 
 #include <algorithm>
@@ -16,40 +17,39 @@ bool hasError(const DiagList &Ds) {
                      [](const Diag &D) { return checkIsErrorByDefault(D.Group); });
 }
 
-/// `View`: P is the view of a nested kernel for one inner trip count, whose
-/// roles were checked on the kernel itself (a view with an empty k-loop
-/// has no ops to show them).
-VerifyResult verifyFlat(const Program &P, const Kernel &K, const KernelPlan &Plan,
-                        bool View = false) {
-  VerifyResult R;
-  DiagList &Out = R.Diags;
-  checkWarps(P, K, Out);
-  checkRegisters(P, K, Plan, Out);
-  checkRegisterPressure(P, K, Out);
-  size_t StructuralBegin = Out.size();
-  if (!View)
-    checkRoles(P, K, Out);
-  checkBracketing(P, K, Out);
-  checkDomains(P, K, Plan, Out);
-  checkDeclarations(P, K, Out);
-  size_t StructuralEnd = Out.size();
-  checkStages(P, K, Out);
-  if (!View) { // structural: a nested kernel's are checked on the kernel itself
-    checkTmaBytes(P, K, Out);
-    checkThreadBounds(P, K, Out);
-  }
-  checkGraph(P, K, Out);
-  checkPdlWaits(P, K, Out);
-  checkCapacity(P, K, Plan, Out);
+/// Whether row `Row` runs on the kernel (`OnKernel`) or on a nested
+/// kernel's view (`!OnKernel`).
+bool runsOn(const CheckRow &Row, bool Nested, bool OnKernel) {
+  if (Row.Where == Scope::Protocol || (Row.NestedOnly && !Nested))
+    return false;
+  if (!Nested)
+    return true;
+  return OnKernel ? Row.Where == Scope::Kernel : Row.Where == Scope::View;
+}
 
-  // The simulation assumes well-formed brackets and roles; on a broken
-  // schedule it would only repeat those errors as deadlocks.
-  bool Sound = std::none_of(
-      Out.begin() + StructuralBegin, Out.begin() + StructuralEnd,
-      [](const Diag &D) { return checkIsErrorByDefault(D.Group); });
-  if (Sound)
-    R.Sim = checkCredits(P, K, Plan, Out, &R.Coverage);
-  else
+/// The rows that run on one program, then the protocol unless a
+/// structural row found an error. `Nested`: the kernel has nested k-loops;
+/// with `OnKernel` these are its kernel rows, else the rows of one view.
+/// `Sound`: no structural row found an error.
+VerifyResult runRows(const Program &P, const Kernel &K, const KernelPlan &Plan,
+                     bool Nested, bool OnKernel, bool &Sound) {
+  VerifyResult R;
+  Sound = true;
+  for (const CheckRow &Row : checkRegistry()) {
+    if (!runsOn(Row, Nested, OnKernel))
+      continue;
+    // A nested kernel's later rows and views need the structure sound.
+    if (Nested && OnKernel && !Sound && !Row.Structural)
+      continue;
+    size_t Before = R.Diags.size();
+    Row.Run(P, K, Plan, R);
+    if (Row.Structural && hasError(DiagList(R.Diags.begin() + Before, R.Diags.end())))
+      Sound = false;
+  }
+  for (const CheckRow &Row : checkRegistry())
+    if (Row.Where == Scope::Protocol && Sound && !(Nested && OnKernel))
+      Row.Run(P, K, Plan, R);
+  if (!Sound)
     R.Coverage = "not run: fix the errors above first";
   return R;
 }
@@ -73,15 +73,10 @@ SourceHandle innerLoc(const Program &P, const Kernel &K, SourceHandle At) {
 /// Every check on the view of each inner trip count, smallest first; the
 /// first count with an error is the counterexample shown.
 VerifyResult verifyNested(const Program &P, const Kernel &K, const KernelPlan &Plan) {
-  VerifyResult R;
-  checkRoles(P, K, R.Diags);
-  checkNesting(P, K, Plan, R.Diags);
-  if (hasError(R.Diags)) {
-    R.Coverage = "not run: fix the errors above first";
+  bool Sound = true;
+  VerifyResult R = runRows(P, K, Plan, /*Nested=*/true, /*OnKernel=*/true, Sound);
+  if (!Sound) // The views write out a loop whose structure is broken.
     return R;
-  }
-  checkTmaBytes(P, K, R.Diags);
-  checkThreadBounds(P, K, R.Diags);
   std::vector<uint64_t> Ns = innerTripCounts(P, K);
   std::set<std::string> Seen;
   bool Shown = false;
@@ -124,19 +119,18 @@ VerifyResult verifyNested(const Program &P, const Kernel &K, const KernelPlan &P
 VerifyResult verifyInnerCount(const Program &P, const Kernel &K, const KernelPlan &Plan,
                               uint64_t N) {
   auto View = std::make_shared<Program>(innerUnrolled(P, K, N));
-  VerifyResult R = verifyFlat(*View, K, Plan, /*View=*/true);
+  bool Sound = true;
+  VerifyResult R = runRows(*View, K, Plan, /*Nested=*/true, /*OnKernel=*/false, Sound);
   R.View = View;
   return R;
 }
 
 VerifyResult verifyKernel(const Program &P, const Kernel &K,
                           const KernelPlan &Plan) {
-  // On the kernel itself: a nested view without inner iterations has no loads.
-  DiagList Cluster;
-  checkCluster(P, K, Cluster);
-  VerifyResult R = hasNestedTask(P, K) ? verifyNested(P, K, Plan) : verifyFlat(P, K, Plan);
-  R.Diags.insert(R.Diags.begin(), Cluster.begin(), Cluster.end());
-  return R;
+  if (hasNestedTask(P, K))
+    return verifyNested(P, K, Plan);
+  bool Sound = true;
+  return runRows(P, K, Plan, /*Nested=*/false, /*OnKernel=*/true, Sound);
 }
 
 } // namespace ts

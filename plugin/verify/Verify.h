@@ -17,7 +17,8 @@
 
 namespace ts {
 
-void checkWarps(const Program &P, const Kernel &K, DiagList &Out);
+void checkWarps(const Program &P, const Kernel &K, const KernelPlan &Plan,
+                DiagList &Out);
 void checkRegisters(const Program &P, const Kernel &K, const KernelPlan &Plan,
                     DiagList &Out);
 /// A task whose budget is below PressureBudget but that copies or reads
@@ -36,7 +37,8 @@ void checkThreadBounds(const Program &P, const Kernel &K, DiagList &Out);
 void checkDomains(const Program &P, const Kernel &K, const KernelPlan &Plan,
                   DiagList &Out);
 /// Every tma_async stage a task commits got a TMA load on every path.
-void checkTmaBytes(const Program &P, const Kernel &K, DiagList &Out);
+void checkTmaBytes(const Program &P, const Kernel &K, const KernelPlan &Plan,
+                   DiagList &Out);
 void checkGraph(const Program &P, const Kernel &K, DiagList &Out);
 /// ts::alias and ts::grid_dependent name resources the kernel uses.
 void checkDeclarations(const Program &P, const Kernel &K, DiagList &Out);
@@ -77,25 +79,6 @@ int64_t smallestTripCount(const Program &P, const Kernel &K);
 /// One run at these trip counts: true when it deadlocks or ends unbalanced.
 bool runFails(const Program &P, const Kernel &K, const KernelPlan &Plan,
               const std::vector<uint64_t> &Trips);
-
-/// Explicit-state search over every interleaving (the oracle of the one-run
-/// decision, and what the reference checker does).
-struct ExploreResult {
-  uint64_t States = 0;
-  uint64_t Deadlocks = 0, Unbalanced = 0, Clean = 0; ///< Terminal states.
-  bool Complete = true; ///< False when MaxStates stopped the search.
-  uint64_t PeakBytes = 0; ///< Visited set, estimated.
-};
-/// How the search prunes (docs/verifier.md, "Reductions"): None expands
-/// every step of every state (the reference's method); Sleep visits every
-/// state but skips steps that only reach a state by another order;
-/// Symmetry also merges states that differ by a swap of alike tasks;
-/// Persistent expands one task per state (every deadlock and final state).
-enum class Reduction { None, Sleep, Symmetry, Persistent };
-ExploreResult exploreInterleavings(const Program &P, const Kernel &K,
-                                   const KernelPlan &Plan,
-                                   const std::vector<uint64_t> &Trips,
-                                   uint64_t MaxStates, Reduction Red);
 
 /// Every trip count: runs from the smallest N to a bound derived from the
 /// steady state (TripCounts.cpp), or the exact constant counts. Says in

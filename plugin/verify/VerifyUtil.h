@@ -40,6 +40,18 @@ inline void note(Diag &D, SourceHandle Loc, std::string Message) {
   D.Notes.push_back(DiagNote{Loc, std::move(Message)});
 }
 
+/// Whether T repeats ops in a domain loop (its trip count matters).
+inline bool loops(const Task &T) {
+  for (const Op &O : T.Ops)
+    if (O.Sec == Section::Loop)
+      return T.Dom.Present;
+  return false;
+}
+
+inline std::string domainText(const Domain &D) {
+  return "ts::domain(" + D.StartText + ", " + D.EndText + ", " + D.StepText + ")";
+}
+
 } // namespace detail
 } // namespace ts
 

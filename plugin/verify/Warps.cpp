@@ -1,7 +1,7 @@
 //===- Warps.cpp - Warp ranges of a kernel's tasks ------------------------===//
 //
 // Every task owns a disjoint range of warps and the block must fit the
-// 1024-thread limit; the generated dispatch relies on both.
+// target's thread limit; the generated dispatch relies on both.
 //
 //===----------------------------------------------------------------------===//
 #include "verify/Verify.h"
@@ -10,11 +10,8 @@
 namespace ts {
 using namespace detail;
 
-namespace {
-constexpr unsigned MaxBlockWarps = 32; // 1024 threads.
-} // namespace
-
-void checkWarps(const Program &P, const Kernel &K, DiagList &Out) {
+void checkWarps(const Program &P, const Kernel &K, const KernelPlan &Plan,
+                DiagList &Out) {
   if (K.Tasks.empty()) {
     Diag &D = report(Out, Check::Warps, K.Loc,
                      "kernel " + quote(K.Name) + " has no tasks");
@@ -32,12 +29,10 @@ void checkWarps(const Program &P, const Kernel &K, DiagList &Out) {
            "count)");
       continue;
     }
-    if (T.Padding)
-      continue;
     // Report each overlap once, on the later task.
     for (size_t J = 0; J < I; ++J) {
       const Task &O = P.Tasks[K.Tasks[J]];
-      if (O.Padding || O.NumWarps == 0)
+      if (O.NumWarps == 0)
         continue;
       if (T.FirstWarp >= O.endWarp() || O.FirstWarp >= T.endWarp())
         continue;
@@ -54,14 +49,17 @@ void checkWarps(const Program &P, const Kernel &K, DiagList &Out) {
     }
   }
 
-  unsigned Warps = blockWarps(P, K);
-  if (Warps > MaxBlockWarps) {
+  const Target &Tg = *Plan.Tgt;
+  unsigned Warps = Plan.Warps;
+  if (Warps * Tg.WarpThreads > Tg.MaxBlockThreads) {
     Diag &D =
         report(Out, Check::Warps, K.Loc,
                "kernel " + quote(K.Name) + " needs " + std::to_string(Warps) +
-                   " warps (" + std::to_string(Warps * 32) +
-                   " threads); a block holds at most 1024 threads");
-    note(D, K.Loc, "place the tasks within warps [0, 32)");
+                   " warps (" + std::to_string(Warps * Tg.WarpThreads) +
+                   " threads); a block holds at most " +
+                   std::to_string(Tg.MaxBlockThreads) + " threads");
+    note(D, K.Loc, "place the tasks within warps [0, " +
+                       std::to_string(Tg.MaxBlockThreads / Tg.WarpThreads) + ")");
   }
 }
 

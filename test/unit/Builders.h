@@ -337,9 +337,11 @@ inline KernelPlan planFor(const Program &P, const Kernel &K) {
   return buildPlan(P, K, targetSm90a());
 }
 
-/// Pads warp groups on sm_90a, as the plugin does before planning.
-inline std::vector<unsigned> pad(Program &P, Kernel &K, DiagList &D) {
-  return padWarpGroups(P, K, targetSm90a(), D);
+/// The padding tasks the plan of the kernel adds, and their findings.
+inline std::vector<Task> pad(const Program &P, const Kernel &K, DiagList &D) {
+  KernelPlan Plan = planFor(P, K);
+  D.insert(D.end(), Plan.Findings.begin(), Plan.Findings.end());
+  return Plan.Padding;
 }
 
 } // namespace ts::test

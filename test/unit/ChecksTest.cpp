@@ -52,3 +52,77 @@ TEST(Checks, VerifierDocsNameEveryGroup) {
 }
 
 } // namespace
+
+//===-- The check registry ------------------------------------------------===//
+
+#include "verify/Registry.h"
+
+namespace {
+
+TEST(Registry, EveryRowIsOneFileOfVerify) {
+  std::set<std::string> Names;
+  for (const CheckRow &Row : checkRegistry()) {
+    EXPECT_TRUE(Names.insert(Row.Name).second) << Row.Name;
+    std::string File = LIBTS_SOURCE_DIR "/plugin/verify/" + std::string(Row.Name) + ".cpp";
+    EXPECT_FALSE(readFile(File).empty()) << File;
+    EXPECT_FALSE(Row.Groups.empty()) << Row.Name;
+    EXPECT_NE(Row.Run, nullptr) << Row.Name;
+  }
+  // The protocol runs last, once.
+  EXPECT_EQ(checkRegistry().back().Where, Scope::Protocol);
+  size_t Protocols = 0;
+  for (const CheckRow &Row : checkRegistry())
+    Protocols += Row.Where == Scope::Protocol;
+  EXPECT_EQ(Protocols, 1u);
+}
+
+TEST(Registry, EveryDocumentedGroupHasItsChecks) {
+  // ts-syntax also comes from the front end, ts-padding from the plan.
+  std::set<Check> Reported = {Check::Padding};
+  for (const CheckRow &Row : checkRegistry())
+    Reported.insert(Row.Groups.begin(), Row.Groups.end());
+  std::set<Check> Documented;
+  for (const CheckInfo &I : checkTable()) {
+    Documented.insert(I.C);
+    EXPECT_TRUE(Reported.count(I.C)) << I.Flag << " is reported by no registered check";
+  }
+  for (Check C : Reported)
+    EXPECT_TRUE(Documented.count(C)) << int(C);
+}
+
+} // namespace
+
+namespace {
+
+const char *scopeName(const CheckRow &Row) {
+  if (Row.Where == Scope::Protocol)
+    return "protocol";
+  if (Row.Where == Scope::View)
+    return "view";
+  return Row.NestedOnly ? "kernel (nested only)" : "kernel";
+}
+
+/// The row docs/architecture.md gives a registered check.
+std::string architectureRow(const CheckRow &Row) {
+  std::string Groups;
+  for (Check C : Row.Groups)
+    Groups += (Groups.empty() ? "`" : ", `") + std::string(checkFlag(C)) + "`";
+  return std::string("| `") + Row.Name + "` | " + Groups + " | " + scopeName(Row) + " | " +
+         (Row.Structural ? "yes" : "no") + " |";
+}
+
+TEST(Registry, ArchitectureDocsListTheRegistryInOrder) {
+  std::string Docs = readFile(LIBTS_SOURCE_DIR "/docs/architecture.md");
+  size_t At = 0;
+  for (const CheckRow &Row : checkRegistry()) {
+    size_t Found = Docs.find(architectureRow(Row));
+    EXPECT_NE(Found, std::string::npos)
+        << "docs/architecture.md lacks the row:\n" << architectureRow(Row);
+    if (Found != std::string::npos) {
+      EXPECT_GT(Found, At) << Row.Name << " is out of order";
+      At = Found;
+    }
+  }
+}
+
+} // namespace

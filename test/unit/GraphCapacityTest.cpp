@@ -76,17 +76,21 @@ TEST(Capacity, SlackCounts) {
   EXPECT_EQ(D.size(), 1u) << dump(D);
 }
 
-TEST(Capacity, AlignmentMustBeAPowerOfTwo) {
+TEST(Capacity, StageAlignmentFromTheTargetAndThePayload) {
+  // No ts::align: the target's default; a payload's alignas raises it.
   Builder B;
-  unsigned T = B.resource("Odd", PipelineKind::AsyncAsync, 2, 100, 48);
-  B.task("p", 0, 1).produces(T).loop(2).fill(T);
-  B.task("c", 1, 1).consumes(T).loop(2).drain(T);
+  unsigned T = B.resource("Wide", PipelineKind::AsyncAsync, 2, 100);
+  B.P.Resources[T].Align.reset();
+  B.P.Resources[T].PayloadAlign = 256;
+  unsigned U = B.resource("Plain", PipelineKind::AsyncAsync, 2, 100);
+  B.P.Resources[U].Align.reset();
+  B.task("p", 0, 1).produces(T).produces(U).loop(2).fill(T).fill(U);
+  B.task("c", 1, 1).consumes(T).consumes(U).loop(2).drain(T).drain(U);
   KernelPlan L = planFor(B.P, B.kernel());
-  EXPECT_EQ(L.Layout.Resources[0].Align, 64u);
-  DiagList D;
-  checkCapacity(B.P, B.kernel(), L, D);
-  ASSERT_EQ(D.size(), 1u) << dump(D);
-  EXPECT_EQ(D[0].Message, "alignment 48 of 'Odd' is not a power of two");
+  EXPECT_EQ(L.Layout.find(T)->Align, 256u);
+  EXPECT_EQ(L.Layout.find(U)->Align, targetSm90a().DefaultStageAlign);
+  EXPECT_EQ(L.Layout.find(U)->StageStride, 128u);
+  EXPECT_EQ(L.Layout.find(U)->RegionBytes, 256u);
 }
 
 } // namespace

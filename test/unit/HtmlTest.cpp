@@ -170,17 +170,23 @@ TEST(HtmlRegisters, BudgetsPerWarpGroup) {
 }
 
 TEST(HtmlRegisters, UnpaddedWarpsKeepTheBaseline) {
+  // Budgets that disagree in warp group 1 (an error): nothing is padded.
   Builder B = copyKernel(8);
+  unsigned T = B.tma("Other");
+  B.task("other", 5, 1).produces(T).regs(48).loop(8).fill(T);
+  B.task("drain", 8, 4).consumes(T).loop(8).drain(T);
   KernelPlan Plan = planFor(B.P, B.kernel());
+  ASSERT_TRUE(Plan.Padding.empty());
   RegisterUse U = registerUse(B.P, B.kernel(), Plan);
-  ASSERT_EQ(U.Groups.size(), 2u);
+  ASSERT_EQ(U.Groups.size(), 3u);
   const RegisterGroupUse &G = U.Groups[1];
   EXPECT_EQ(G.FirstWarp, 4u);
   EXPECT_EQ(G.EndWarp, 8u);
   ASSERT_EQ(G.PerWarp.size(), 4u);
   EXPECT_EQ(G.PerWarp[0], 40u);
+  EXPECT_EQ(G.PerWarp[1], 48u);
   EXPECT_EQ(G.PerWarp[3], Plan.BaselineRegs);
-  EXPECT_EQ(G.Registers, 32u * (40u + 3u * Plan.BaselineRegs));
+  EXPECT_EQ(G.Registers, 32u * (40u + 48u + 2u * Plan.BaselineRegs));
 }
 
 TEST(HtmlStages, NeverMoreInFlightThanStages) {

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Generator.h"
+#include "Explore.h"
 #include "verify/Verify.h"
 
 #include <gtest/gtest.h>
@@ -121,8 +122,8 @@ TEST(Property, UncoveredSchedulesWarnAndUseTheBound) {
   O.MaxStages = 4;
   O.FaultRate = 0.4;
   Builder B = G.make(O);
-  B.kernel().TripBound = 9;
   KernelPlan Plan = planFor(B.P, B.kernel());
+  Plan.TripBound = 9;
   EXPECT_FALSE(decidingTripCount(B.P, B.kernel(), Plan).has_value());
   DiagList D;
   std::string Coverage;

@@ -12,7 +12,7 @@ namespace {
 
 DiagList tmaBytes(Builder &B) {
   DiagList D;
-  checkTmaBytes(B.P, B.kernel(), D);
+  checkTmaBytes(B.P, B.kernel(), planFor(B.P, B.kernel()), D);
   return D;
 }
 

@@ -45,6 +45,7 @@ TEST(Verify, CollectsIndependentChecks) {
   Builder B = copyKernel(8);
   B.kernel().SmemCapacity = 1024;
   B.edge(0, 0);
+  B.P.Tasks[1].Regs = 44; // Not a multiple of 8.
   VerifyResult R =
       verifyKernel(B.P, B.kernel(), planFor(B.P, B.kernel()));
   EXPECT_EQ(only(R.Diags, Check::Registers).size(), 1u) << dump(R.Diags);

@@ -14,7 +14,7 @@ TEST(Warps, DisjointRangesPass) {
   B.task("a", 0, 4);
   B.task("b", 4, 1);
   DiagList D;
-  checkWarps(B.P, B.kernel(), D);
+  checkWarps(B.P, B.kernel(), planFor(B.P, B.kernel()), D);
   EXPECT_TRUE(D.empty()) << dump(D);
 }
 
@@ -23,7 +23,7 @@ TEST(Warps, OverlapIsReportedOnTheLaterTask) {
   B.task("a", 0, 4);
   B.task("b", 3, 2);
   DiagList D;
-  checkWarps(B.P, B.kernel(), D);
+  checkWarps(B.P, B.kernel(), planFor(B.P, B.kernel()), D);
   ASSERT_EQ(D.size(), 1u) << dump(D);
   EXPECT_EQ(D[0].Group, Check::Warps);
   EXPECT_EQ(D[0].Loc, taskLoc(1));
@@ -33,21 +33,12 @@ TEST(Warps, OverlapIsReportedOnTheLaterTask) {
   EXPECT_EQ(D[0].Notes[0].Message, "overlaps warps [0, 4) of task 'a'");
 }
 
-TEST(Warps, PaddingIsIgnoredForOverlap) {
-  Builder B;
-  B.task("a", 0, 4);
-  B.task("pad", 2, 2).task().Padding = true;
-  DiagList D;
-  checkWarps(B.P, B.kernel(), D);
-  EXPECT_TRUE(D.empty()) << dump(D);
-}
-
 TEST(Warps, ZeroWarpsAndTooManyWarps) {
   Builder B;
   B.task("none", 0, 0);
   B.task("big", 0, 33);
   DiagList D;
-  checkWarps(B.P, B.kernel(), D);
+  checkWarps(B.P, B.kernel(), planFor(B.P, B.kernel()), D);
   ASSERT_EQ(D.size(), 2u) << dump(D);
   EXPECT_EQ(D[0].Message, "task 'none' has no warps");
   EXPECT_EQ(D[1].Loc, kernelLoc(0));
@@ -59,7 +50,7 @@ TEST(Warps, ExactlyThirtyTwoWarpsFit) {
   Builder B;
   B.task("all", 0, 32);
   DiagList D;
-  checkWarps(B.P, B.kernel(), D);
+  checkWarps(B.P, B.kernel(), planFor(B.P, B.kernel()), D);
   EXPECT_TRUE(D.empty()) << dump(D);
 }
 
@@ -67,7 +58,7 @@ TEST(Warps, EmptyKernel) {
   Builder B;
   B.kernel();
   DiagList D;
-  checkWarps(B.P, B.kernel(), D);
+  checkWarps(B.P, B.kernel(), planFor(B.P, B.kernel()), D);
   ASSERT_EQ(D.size(), 1u);
   EXPECT_EQ(D[0].Message, "kernel 'k' has no tasks");
   EXPECT_TRUE(allHaveNotes(D));

@@ -1,5 +1,5 @@
 //===- Severity.cpp - -W flags for libts checks ----------------------------===//
-#include "frontend/Severity.h"
+#include "driver/Severity.h"
 
 namespace ts {
 

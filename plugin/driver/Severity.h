@@ -5,8 +5,8 @@
 // it, -Werror promotes warnings; `ts` names every check at once.
 //
 //===----------------------------------------------------------------------===//
-#ifndef LIBTS_FRONTEND_SEVERITY_H
-#define LIBTS_FRONTEND_SEVERITY_H
+#ifndef LIBTS_DRIVER_SEVERITY_H
+#define LIBTS_DRIVER_SEVERITY_H
 
 #include "model/Diag.h"
 

@@ -9,8 +9,9 @@
 // deadlock and final state are in docs/verifier.md, "Reductions".
 //
 //===----------------------------------------------------------------------===//
+#include "Explore.h"
+#include "StateSet.h"
 #include "verify/Simulation.h"
-#include "verify/StateSet.h"
 
 #include <algorithm>
 

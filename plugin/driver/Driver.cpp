@@ -1,0 +1,106 @@
+//===- Driver.cpp - The pipeline of libts, once per kernel -----------------===//
+#include "driver/Driver.h"
+#include "lower/Lower.h"
+#include "report/Html.h"
+#include "report/Json.h"
+#include "report/Report.h"
+
+namespace ts {
+
+namespace {
+
+void count(const SeverityPolicy &Policy, const Diag &D, unsigned &Errors,
+           unsigned &Warnings) {
+  Level L = Policy.level(D.Group);
+  Errors += L == Level::Error;
+  Warnings += L == Level::Warning;
+}
+
+} // namespace
+
+const KernelResult &Driver::kernel(const Program &P, size_t KI) {
+  const Kernel &K = P.Kernels[KI];
+  // Kernels without a position (built in tests) are never taken for another.
+  std::unique_ptr<KernelResult> &Slot =
+      K.Loc ? Decided[K.Loc] : Unplaced.emplace_back();
+  if (Slot)
+    return *Slot;
+  auto R = std::make_unique<KernelResult>();
+  const Target &T = targetSm90a();
+  R->Plan = buildPlan(P, K, T, O.TripBound);
+  R->Verify = verifyKernel(P, K, R->Plan);
+  R->Verify.Diags.insert(R->Verify.Diags.begin(), R->Plan.Findings.begin(),
+                         R->Plan.Findings.end());
+  for (const Diag &D : R->Verify.Diags)
+    count(O.Policy, D, R->Errors, R->Warnings);
+  ++Planned;
+  Slot = std::move(R);
+  return *Slot;
+}
+
+std::string Driver::afterDeclaration(const Program &P, size_t KI, const KernelSource &KS,
+                                     const std::vector<TaskSource> &Tasks) {
+  const KernelResult &R = kernel(P, KI);
+  if (R.Errors)
+    return kernelTraits(R.Plan, KS);
+  return definitionAfterDeclaration(P, P.Kernels[KI], R.Plan, KS, Tasks);
+}
+
+Outcome Driver::run(const Program &P, const DiagList &Syntax) {
+  Outcome Out;
+  Out.Diags = Syntax;
+  Out.SyntaxOk = Syntax.empty();
+  for (const Diag &D : Syntax)
+    count(O.Policy, D, Out.Errors, Out.Warnings);
+  if (!Out.SyntaxOk)
+    return Out;
+  for (size_t I = 0; I < P.Kernels.size(); ++I) {
+    const KernelResult &R = kernel(P, I);
+    Out.Diags.insert(Out.Diags.end(), R.Verify.Diags.begin(), R.Verify.Diags.end());
+    Out.Errors += R.Errors;
+    Out.Warnings += R.Warnings;
+    Out.Kernels.push_back(&R);
+  }
+  return Out;
+}
+
+const char *Driver::levelName(const Diag &D) const {
+  Level L = O.Policy.level(D.Group);
+  return L == Level::Error ? "error" : L == Level::Warning ? "warning" : "";
+}
+
+std::string Driver::report(const Program &P, const Outcome &R) const {
+  std::string Out;
+  for (size_t I = 0; I < R.Kernels.size(); ++I) {
+    const KernelResult &KR = *R.Kernels[I];
+    Out += kernelReport(P, P.Kernels[I], KR.Plan, KR.Verify, KR.Errors, KR.Warnings);
+  }
+  return Out;
+}
+
+std::string Driver::json(const Program &P, const Outcome &R, const Locator &Where) const {
+  auto Level = [this](const Diag &D) { return levelName(D); };
+  std::string Out = "{\"kernels\":[";
+  for (size_t I = 0; I < R.Kernels.size(); ++I)
+    Out += (I ? "," : "") + kernelJson(P, P.Kernels[I], R.Kernels[I]->Plan,
+                                       R.Kernels[I]->Verify.Diags, Where, Level);
+  return Out + "]}\n";
+}
+
+std::string Driver::html(const std::string &Title, const Program &P, const Outcome &R,
+                         const Locator &Where) const {
+  std::vector<HtmlKernel> Kernels;
+  for (size_t I = 0; I < R.Kernels.size(); ++I)
+    Kernels.push_back({&P.Kernels[I], &R.Kernels[I]->Plan, &R.Kernels[I]->Verify});
+  return htmlReport(Title, P, Kernels, Where,
+                    [this](const Diag &D) { return levelName(D); });
+}
+
+std::string Driver::dot(const Program &P) const {
+  std::string Out;
+  for (const Kernel &K : P.Kernels)
+    Out += graphDot(P, K);
+  return Out;
+}
+
+} // namespace ts

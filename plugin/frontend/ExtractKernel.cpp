@@ -4,7 +4,6 @@
 #include "frontend/Inject.h"
 #include "frontend/Schedule.h"
 #include "frontend/Vocabulary.h"
-#include "plan/Target.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
@@ -231,21 +230,6 @@ void Extractor::kernelTask(const FunctionDecl *TF, SourceLocation L,
   bindTaskParams(X.P.Tasks[It->second], TF, FD, K);
 }
 
-void Extractor::smemCapacityOption(const Expr *E, SourceLocation L, Kernel &K) {
-  auto V = evaluate(E, "ts::smem_capacity");
-  if (!V)
-    return;
-  if (field(*V, 0) <= 0)
-    error(L, "ts::smem_capacity must be positive", "give the target's bytes per block");
-  else if (field(*V, 0) > int64_t(UINT32_MAX))
-    error(L, "ts::smem_capacity(" + std::to_string(field(*V, 0)) +
-                 ") exceeds the 32-bit shared-memory window",
-          "give the target's bytes per block (" +
-              std::to_string(targetSm90a().SmemCapacity) + " on sm_90)");
-  else
-    K.SmemCapacity = uint64_t(field(*V, 0));
-}
-
 /// The name of a task the argument refers to, unresolved or not.
 static const NamedDecl *argNamed(const SeenArg &Arg) {
   if (Arg.E)
@@ -292,10 +276,7 @@ void Extractor::kernelArg(const SeenArg &Arg, const FunctionDecl *FD, Kernel &K,
     auto To = resourceOf(tsTemplateArg(Ty, "edge_t", 1), L);
     if (From && To)
       K.DeclaredEdges.push_back({*From, *To, toHandle(L)});
-  } else if (tsRecord(Ty, "smem_capacity_t")) {
-    if (firstTime(Given, "ts::smem_capacity", L))
-      smemCapacityOption(E, L, K);
-  } else {
+  } else if (!intOption(kernelIntOptions(), E, L, K, Given)) {
     error(L, "unexpected argument to [[ts::kernel]]",
           std::string("expected task functions, ") + KernelArgsHint);
   }

@@ -78,37 +78,8 @@ void Extractor::resourceOption(const Expr *E, Resource &R, ResourceSeen &Seen) {
     static const PipelineKind Kinds[] = {PipelineKind::Gmem, PipelineKind::AsyncAsync,
                                          PipelineKind::TmaAsync, PipelineKind::TaskOwned};
     R.Kind = Kinds[K];
-  } else if (tsRecord(T, "stages_t")) {
-    if (!firstTime(Seen.Given, "ts::stages", L))
-      return;
-    if (auto V = evaluate(E, "ts::stages")) {
-      int64_t N = field(*V, 0);
-      if (N < 1 || N > 64)
-        error(L, "ts::stages(" + std::to_string(N) + ") is out of range",
-              "a pipeline has between 1 and 64 stages");
-      else
-        R.Stages = unsigned(N);
-    }
-  } else if (tsRecord(T, "tx_bytes_t")) {
-    if (!firstTime(Seen.Given, "ts::tx_bytes", L))
-      return;
-    if (auto V = evaluate(E, "ts::tx_bytes")) {
-      Seen.Tx = true;
-      R.TxBytes = uint64_t(std::max<int64_t>(0, field(*V, 0)));
-      if (field(*V, 0) <= 0)
-        error(L, "ts::tx_bytes must be positive", "give the bytes one stage's TMA copies deliver");
-    }
-  } else if (tsRecord(T, "align_t")) {
-    if (!firstTime(Seen.Given, "ts::align", L))
-      return;
-    if (auto V = evaluate(E, "ts::align")) {
-      int64_t N = field(*V, 0);
-      if (N < 16 || (N & (N - 1)))
-        error(L, "ts::align(" + std::to_string(N) + ") is not a power of two of at least 16",
-              "use 16, 32, 64, 128, 256, 512 or 1024");
-      else
-        R.Align = unsigned(N);
-    }
+  } else if (intOption(resourceIntOptions(), E, L, R, Seen.Given)) {
+    Seen.Tx = R.TxBytes.has_value();
   } else if (tsRecord(T, "swizzled_t")) {
     if (firstTime(Seen.Given, "ts::swizzled", L))
       R.Swizzled = true;

@@ -57,16 +57,12 @@ void Extractor::taskOption(const Expr *E, Task &T, bool &HaveWarps,
                            std::map<std::string, SourceLocation> &Given) {
   QualType Ty = E->getType();
   SourceLocation L = E->getExprLoc();
-  const char *Key = tsRecord(Ty, "warps_t") ? "ts::warps"
-                    : tsRecord(Ty, "regs_t") ? "ts::regs"
-                    : tsRecord(Ty, "cta_t")  ? "ts::cta"
-                                             : nullptr;
-  if (Key && !firstTime(Given, Key, L)) {
-    HaveWarps |= tsRecord(Ty, "warps_t") != nullptr;
+  if (intOption(taskIntOptions(), E, L, T, Given))
     return;
-  }
   if (tsRecord(Ty, "warps_t")) {
     HaveWarps = true; // reported below if malformed, never as missing
+    if (!firstTime(Given, "ts::warps", L))
+      return;
     if (auto V = evaluate(E, "ts::warps")) {
       int64_t First = field(*V, 0), Count = field(*V, 1);
       if (First < 0 || Count < 1 || First + Count > 32)
@@ -78,21 +74,6 @@ void Extractor::taskOption(const Expr *E, Task &T, bool &HaveWarps,
         T.FirstWarp = unsigned(First);
         T.NumWarps = unsigned(Count);
       }
-    }
-  } else if (tsRecord(Ty, "regs_t")) {
-    if (auto V = evaluate(E, "ts::regs")) {
-      if (field(*V, 0) < 0)
-        error(L, "ts::regs(" + std::to_string(field(*V, 0)) + ") is negative",
-              "setmaxnreg takes a multiple of 8 between 24 and 256");
-      else
-        T.Regs = unsigned(field(*V, 0));
-    }
-  } else if (tsRecord(Ty, "cta_t")) {
-    if (auto V = evaluate(E, "ts::cta")) {
-      if (field(*V, 0) < 0)
-        error(L, "ts::cta rank must not be negative", "give a CTA rank within the cluster");
-      else
-        T.Cta = unsigned(field(*V, 0));
     }
   } else {
     error(L, "unexpected argument to [[ts::task]]",

@@ -8,6 +8,7 @@
 #define LIBTS_FRONTEND_EXTRACTOR_H
 
 #include "frontend/Extract.h"
+#include "frontend/Options.h"
 #include "frontend/Schedule.h"
 
 #include "clang/AST/APValue.h"
@@ -65,11 +66,15 @@ private:
   /// Value parameters of a task bind to the kernel's by name and type.
   void bindTaskParams(const Task &T, const clang::FunctionDecl *TF,
                       const clang::FunctionDecl *FD, const Kernel &K);
-  void smemCapacityOption(const clang::Expr *E, clang::SourceLocation L, Kernel &K);
   /// The ';' ending the declaration, where the generated text goes;
   /// invalid after an error.
   clang::SourceLocation kernelSemi(const clang::FunctionDecl *FD, const Kernel &K);
   std::optional<clang::APValue> evaluate(const clang::Expr *E, const char *What);
+  /// Parses E (at L) if it is one of the rows' options; false if none.
+  template <class Entity>
+  bool intOption(const std::vector<IntOption<Entity>> &Rows, const clang::Expr *E,
+                 clang::SourceLocation L, Entity &Out,
+                 std::map<std::string, clang::SourceLocation> &Given);
   std::vector<const clang::Expr *> exprArgs(const SeenAttr &A, const char *What);
   std::optional<unsigned> resourceOf(clang::QualType T, clang::SourceLocation Loc);
   /// The resources named by `ts::Template<Rs...>`; nullopt after an error.

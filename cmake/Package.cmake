@@ -1,6 +1,6 @@
 # `cmake --install <build> --prefix <dir>`: the plugin, the ts/ headers, the
-# CUDA 13 shim header, the drivers (libts-nvcc, libts-clangd) and the CMake
-# package, so that a project says
+# CUDA 13 shim header, the drivers (libts-nvcc, libts-clangd), the CMake
+# package and the LICENSE (share/doc/libts), so that a project says
 #   find_package(libts CONFIG REQUIRED)
 #   libts_add_kernels(app kernel.cu)
 # (docs/using.md). Included from the top-level CMakeLists.txt.
@@ -52,6 +52,9 @@ install(FILES ${PROJECT_SOURCE_DIR}/test/lit/Inputs/shim/texture_fetch_functions
   DESTINATION ${LIBTS_INSTALL_SHIMDIR} COMPONENT libts)
 install(PROGRAMS ${PROJECT_BINARY_DIR}/tools/libts-nvcc ${PROJECT_BINARY_DIR}/tools/libts-clangd
   DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT libts)
+# Apache-2.0 WITH LLVM-exception: the licence goes with every install.
+install(FILES ${PROJECT_SOURCE_DIR}/LICENSE
+  DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/libts COMPONENT libts)
 
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/libtsConfig.cmake.in
   ${PROJECT_BINARY_DIR}/cmake/libtsConfig.cmake

@@ -132,7 +132,7 @@ void warpBudgets(const Program &P, const Kernel &K, KernelPlan &Plan) {
   Plan.WarpBudget.assign(Slots, std::nullopt);
   for (const Task *T : Plan.tasks(P, K))
     for (unsigned W = T->FirstWarp; T->Regs && W < std::min(T->endWarp(), Slots); ++W)
-      Plan.WarpBudget[W] = *T->Regs;
+      Plan.WarpBudget[W] = T->Regs;
   for (unsigned W = 0; W < Slots; ++W)
     Plan.RegisterSum += uint64_t(Plan.Tgt->WarpThreads) * Plan.warpRegs(W);
 }

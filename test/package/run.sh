@@ -42,7 +42,8 @@ prefix=$work/prefix
 cmake --install "$build" --prefix "$prefix" --component libts > install.log
 for f in lib/libts.so include/ts/ts.h include/ts/launch.h bin/libts-nvcc bin/libts-clangd \
     lib/cmake/libts/libtsConfig.cmake lib/cmake/libts/libtsConfigVersion.cmake \
-    lib/cmake/libts/libtsKernels.cmake share/libts/shim/texture_fetch_functions.h; do
+    lib/cmake/libts/libtsKernels.cmake share/libts/shim/texture_fetch_functions.h \
+    share/doc/libts/LICENSE; do
   [ -e "$prefix/$f" ] || fail "not installed: $f"
 done
 [ -x "$prefix/bin/libts-nvcc" ] && [ -x "$prefix/bin/libts-clangd" ] || fail "drivers not executable"

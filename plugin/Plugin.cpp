@@ -1,4 +1,5 @@
-//===- Plugin.cpp - libts clang plugin entry -------------------------------===//
+//===- Plugin.cpp - libts clang plugin entry
+//-------------------------------===//
 //
 // `clang++ -fplugin=libts.so` registers the [[ts::...]] attributes and runs
 // before the main action. When code is generated, each kernel's definition
@@ -39,12 +40,13 @@ struct Options {
   std::vector<std::string> WFlags;
 };
 
-
 /// A file libts emitted defines __LIBTS_GENERATED__ itself; a compile that
 /// generates defines it in the predefines.
 bool emittedFile(Preprocessor &PP) {
-  const MacroInfo *MI = PP.getMacroInfo(PP.getIdentifierInfo("__LIBTS_GENERATED__"));
-  return MI && !PP.getSourceManager().isWrittenInBuiltinFile(MI->getDefinitionLoc());
+  const MacroInfo *MI =
+      PP.getMacroInfo(PP.getIdentifierInfo("__LIBTS_GENERATED__"));
+  return MI &&
+         !PP.getSourceManager().isWrittenInBuiltinFile(MI->getDefinitionLoc());
 }
 
 bool isCodeGenAction(frontend::ActionKind K) {
@@ -77,7 +79,8 @@ SeverityPolicy policyFor(const CompilerInstance &CI, const Options &O) {
   return P;
 }
 
-bool writeFile(DiagnosticsEngine &DE, const std::string &Path, llvm::StringRef Data) {
+bool writeFile(DiagnosticsEngine &DE, const std::string &Path,
+               llvm::StringRef Data) {
   std::error_code EC;
   llvm::raw_fd_ostream OS(Path, EC, llvm::sys::fs::OF_None);
   if (!EC) {
@@ -92,7 +95,8 @@ bool writeFile(DiagnosticsEngine &DE, const std::string &Path, llvm::StringRef D
 
 class Consumer : public ASTConsumer {
 public:
-  Consumer(CompilerInstance &CI, Options O, bool Inject, std::shared_ptr<Driver> D)
+  Consumer(CompilerInstance &CI, Options O, bool Inject,
+           std::shared_ptr<Driver> D)
       : CI(CI), O(std::move(O)), Inject(Inject), D(std::move(D)) {}
 
   /// Runs after a precompiled header replaced the predefines and before the
@@ -128,7 +132,8 @@ public:
       if (!Quiet || Policy.level(Dg.Group) == Level::Error)
         Emitter.emit(Dg);
     if (O.Stats)
-      llvm::errs() << "libts: " << D->kernelsPlanned() << " kernel plans and verifications\n";
+      llvm::errs() << "libts: " << D->kernelsPlanned()
+                   << " kernel plans and verifications\n";
     if (!A.R.SyntaxOk || Quiet)
       return;
     writeOutputs(Ctx, A, Generated);
@@ -148,9 +153,11 @@ private:
     if (!O.Json.empty())
       writeFile(DE, O.Json, D->json(P, A.R, locator(SM)));
     if (!O.Html.empty()) {
-      PresumedLoc Main = SM.getPresumedLoc(SM.getLocForStartOfFile(SM.getMainFileID()));
-      writeFile(DE, O.Html, D->html(Main.isValid() ? Main.getFilename() : "", P, A.R,
-                                    locator(SM)));
+      PresumedLoc Main =
+          SM.getPresumedLoc(SM.getLocForStartOfFile(SM.getMainFileID()));
+      writeFile(DE, O.Html,
+                D->html(Main.isValid() ? Main.getFilename() : "", P, A.R,
+                        locator(SM)));
     }
     if (!O.Dot.empty() && !P.Kernels.empty())
       writeFile(DE, O.Dot, D->dot(P));
@@ -160,7 +167,8 @@ private:
       return;
     std::string Text =
         Generated ? SM.getBufferData(SM.getMainFileID()).str()
-                  : rewriteMainFile(mainFile(Ctx, A.X, CI.getPreprocessorOpts().Macros,
+                  : rewriteMainFile(mainFile(Ctx, A.X,
+                                             CI.getPreprocessorOpts().Macros,
                                              CI.getPreprocessorOpts().Includes),
                                     P, A.R, A.X.KernelSrc, A.X.TaskSrc);
     if (!Text.empty())
@@ -199,8 +207,8 @@ public:
       else if (A == "stats")
         O.Stats = true;
       else if (A.starts_with("trip-bound=") &&
-               !A.drop_front(11).getAsInteger(10, O.TripBound) && O.TripBound > 0 &&
-               O.TripBound <= 1u << 20)
+               !A.drop_front(11).getAsInteger(10, O.TripBound) &&
+               O.TripBound > 0 && O.TripBound <= 1u << 20)
         continue;
       else if (A.starts_with("W"))
         O.WFlags.push_back(A.drop_front().str());
@@ -210,7 +218,8 @@ public:
             DiagnosticsEngine::Error,
             "libts: unknown or malformed plugin argument '%0' (expected "
             "-emit=<file>, -report[=<file>], -dot=<file>, -json=<file>, "
-            "-html=<file>, -no-rewrite, -stats, -trip-bound=<1..1048576> or -W<flag>)");
+            "-html=<file>, -no-rewrite, -stats, -trip-bound=<1..1048576> or "
+            "-W<flag>)");
         DE.Report(ID) << A0;
         return false;
       }
@@ -222,8 +231,10 @@ public:
                                                  llvm::StringRef) override {
     // A code-generating compile parses once: each kernel's definition is
     // parsed right after its declaration (frontend/Inject.h).
-    bool Inject = isCodeGenAction(CI.getFrontendOpts().ProgramAction) && !O.NoRewrite;
-    auto D = std::make_shared<Driver>(DriverOptions{policyFor(CI, O), O.TripBound});
+    bool Inject =
+        isCodeGenAction(CI.getFrontendOpts().ProgramAction) && !O.NoRewrite;
+    auto D =
+        std::make_shared<Driver>(DriverOptions{policyFor(CI, O), O.TripBound});
     if (Inject) {
       auto State = std::make_shared<InjectState>();
       State->Ctx = &CI.getASTContext();

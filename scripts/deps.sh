@@ -2,12 +2,12 @@
 # Installs what libts needs on a fresh Debian bookworm machine, idempotently:
 # LLVM/Clang 19 (plugin API, FileCheck, lit; compiler-rt for the sanitized
 # build and the fuzzer), GoogleTest, CMake, Ninja, Chromium's headless
-# shell, which renders the -html report in test/html, and ccache, which the
-# package test runs libts-nvcc under.
+# shell, which renders the -html report in test/html, ccache, which the
+# package test runs libts-nvcc under, and clang-format (scripts/lint.sh).
 # The CUDA toolkit (nvcc 13, CCCL) is expected under /usr/local/cuda.
 set -eu
 need=()
-for p in clang-19 clangd-19 libclang-19-dev llvm-19-dev llvm-19-tools libclang-rt-19-dev libgtest-dev cmake ninja-build python3 chromium-headless-shell ccache; do
+for p in clang-19 clangd-19 clang-format-19 libclang-19-dev llvm-19-dev llvm-19-tools libclang-rt-19-dev libgtest-dev cmake ninja-build python3 chromium-headless-shell ccache; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need+=("$p")
 done
 if [ ${#need[@]} -gt 0 ]; then

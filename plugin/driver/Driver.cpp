@@ -1,4 +1,5 @@
-//===- Driver.cpp - The pipeline of libts, once per kernel -----------------===//
+//===- Driver.cpp - The pipeline of libts, once per kernel
+//-----------------===//
 #include "driver/Driver.h"
 #include "lower/Lower.h"
 #include "report/Html.h"
@@ -38,7 +39,8 @@ const KernelResult &Driver::kernel(const Program &P, size_t KI) {
   return *Slot;
 }
 
-std::string Driver::afterDeclaration(const Program &P, size_t KI, const KernelSource &KS,
+std::string Driver::afterDeclaration(const Program &P, size_t KI,
+                                     const KernelSource &KS,
                                      const std::vector<TaskSource> &Tasks) {
   const KernelResult &R = kernel(P, KI);
   if (R.Errors)
@@ -56,7 +58,8 @@ Outcome Driver::run(const Program &P, const DiagList &Syntax) {
     return Out;
   for (size_t I = 0; I < P.Kernels.size(); ++I) {
     const KernelResult &R = kernel(P, I);
-    Out.Diags.insert(Out.Diags.end(), R.Verify.Diags.begin(), R.Verify.Diags.end());
+    Out.Diags.insert(Out.Diags.end(), R.Verify.Diags.begin(),
+                     R.Verify.Diags.end());
     Out.Errors += R.Errors;
     Out.Warnings += R.Warnings;
     Out.Kernels.push_back(&R);
@@ -73,25 +76,29 @@ std::string Driver::report(const Program &P, const Outcome &R) const {
   std::string Out;
   for (size_t I = 0; I < R.Kernels.size(); ++I) {
     const KernelResult &KR = *R.Kernels[I];
-    Out += kernelReport(P, P.Kernels[I], KR.Plan, KR.Verify, KR.Errors, KR.Warnings);
+    Out += kernelReport(P, P.Kernels[I], KR.Plan, KR.Verify, KR.Errors,
+                        KR.Warnings);
   }
   return Out;
 }
 
-std::string Driver::json(const Program &P, const Outcome &R, const Locator &Where) const {
+std::string Driver::json(const Program &P, const Outcome &R,
+                         const Locator &Where) const {
   auto Level = [this](const Diag &D) { return levelName(D); };
   std::string Out = "{\"kernels\":[";
   for (size_t I = 0; I < R.Kernels.size(); ++I)
-    Out += (I ? "," : "") + kernelJson(P, P.Kernels[I], R.Kernels[I]->Plan,
-                                       R.Kernels[I]->Verify.Diags, Where, Level);
+    Out +=
+        (I ? "," : "") + kernelJson(P, P.Kernels[I], R.Kernels[I]->Plan,
+                                    R.Kernels[I]->Verify.Diags, Where, Level);
   return Out + "]}\n";
 }
 
-std::string Driver::html(const std::string &Title, const Program &P, const Outcome &R,
-                         const Locator &Where) const {
+std::string Driver::html(const std::string &Title, const Program &P,
+                         const Outcome &R, const Locator &Where) const {
   std::vector<HtmlKernel> Kernels;
   for (size_t I = 0; I < R.Kernels.size(); ++I)
-    Kernels.push_back({&P.Kernels[I], &R.Kernels[I]->Plan, &R.Kernels[I]->Verify});
+    Kernels.push_back(
+        {&P.Kernels[I], &R.Kernels[I]->Plan, &R.Kernels[I]->Verify});
   return htmlReport(Title, P, Kernels, Where,
                     [this](const Diag &D) { return levelName(D); });
 }

@@ -65,7 +65,8 @@ public:
   /// declaration: its traits and definition, or its traits alone when it
   /// has errors (host code that launches it still compiles, so the libts
   /// errors are the ones the user sees).
-  std::string afterDeclaration(const Program &P, size_t K, const KernelSource &KS,
+  std::string afterDeclaration(const Program &P, size_t K,
+                               const KernelSource &KS,
                                const std::vector<TaskSource> &Tasks);
 
   const SeverityPolicy &policy() const { return O.Policy; }
@@ -78,7 +79,8 @@ public:
   /// The -report text, the -json document, the -html page and the -dot
   /// graph of an outcome.
   std::string report(const Program &P, const Outcome &R) const;
-  std::string json(const Program &P, const Outcome &R, const Locator &Where) const;
+  std::string json(const Program &P, const Outcome &R,
+                   const Locator &Where) const;
   std::string html(const std::string &Title, const Program &P, const Outcome &R,
                    const Locator &Where) const;
   std::string dot(const Program &P) const;

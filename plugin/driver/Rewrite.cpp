@@ -1,4 +1,5 @@
-//===- Rewrite.cpp - The rewritten translation unit ------------------------===//
+//===- Rewrite.cpp - The rewritten translation unit
+//------------------------===//
 #include "driver/Rewrite.h"
 #include "lower/Lower.h"
 
@@ -20,13 +21,14 @@ std::string quoted(const std::string &S) {
 }
 
 /// "#define N V" / "#undef N" lines for the command line's macros.
-std::string restateMacros(const std::vector<std::pair<std::string, bool>> &Macros) {
+std::string
+restateMacros(const std::vector<std::pair<std::string, bool>> &Macros) {
   std::string Out;
   for (const auto &[Spec, IsUndef] : Macros) {
     std::string Name = Spec.substr(0, Spec.find('='));
     // Reserved names come from the driver (and may differ between jobs).
-    if (Name.rfind("__", 0) == 0 ||
-        (Name.size() > 1 && Name[0] == '_' && std::isupper((unsigned char)Name[1])))
+    if (Name.rfind("__", 0) == 0 || (Name.size() > 1 && Name[0] == '_' &&
+                                     std::isupper((unsigned char)Name[1])))
       continue;
     if (IsUndef) {
       Out += "#undef " + Name + "\n";
@@ -34,14 +36,16 @@ std::string restateMacros(const std::vector<std::pair<std::string, bool>> &Macro
     }
     size_t Eq = Spec.find('=');
     Out += "#define " + Name + " " +
-           (Eq == std::string::npos ? std::string("1") : Spec.substr(Eq + 1)) + "\n";
+           (Eq == std::string::npos ? std::string("1") : Spec.substr(Eq + 1)) +
+           "\n";
   }
   return Out;
 }
 
 } // namespace
 
-std::string rewriteMainFile(const MainFile &F, const Program &P, const Outcome &R,
+std::string rewriteMainFile(const MainFile &F, const Program &P,
+                            const Outcome &R,
                             const std::vector<KernelSource> &Kernels,
                             const std::vector<TaskSource> &Tasks) {
   if (R.Errors || P.Kernels.empty())
@@ -49,9 +53,10 @@ std::string rewriteMainFile(const MainFile &F, const Program &P, const Outcome &
   // Insertions stay on their line so user code keeps its line numbers.
   std::vector<std::pair<unsigned, std::string>> Inserts;
   for (size_t I = 0; I < F.TaskInline.size(); ++I) {
-    bool Used = std::any_of(P.Kernels.begin(), P.Kernels.end(), [&](const Kernel &K) {
-      return std::count(K.Tasks.begin(), K.Tasks.end(), I);
-    });
+    bool Used =
+        std::any_of(P.Kernels.begin(), P.Kernels.end(), [&](const Kernel &K) {
+          return std::count(K.Tasks.begin(), K.Tasks.end(), I);
+        });
     if (F.TaskInline[I] && Used)
       Inserts.push_back({*F.TaskInline[I], "__forceinline__ "});
   }
@@ -61,15 +66,17 @@ std::string rewriteMainFile(const MainFile &F, const Program &P, const Outcome &
   for (size_t I = 0; I < P.Kernels.size(); ++I) {
     const KernelPlan &Plan = R.Kernels[I]->Plan;
     auto [Semi, Line] = F.KernelSemi[I];
-    Inserts.push_back({Semi, kernelTraits(Plan, Kernels[I]) + "\n#line 1 " +
-                                 quoted("<libts generated: " + F.Name + ">") + "\n" +
-                                 lowerKernel(P, P.Kernels[I], Plan, Kernels[I], Tasks,
-                                             /*InScope=*/true) +
-                                 "#line " + std::to_string(Line) + " " + quoted(F.Name) +
-                                 "\n"});
+    Inserts.push_back(
+        {Semi, kernelTraits(Plan, Kernels[I]) + "\n#line 1 " +
+                   quoted("<libts generated: " + F.Name + ">") + "\n" +
+                   lowerKernel(P, P.Kernels[I], Plan, Kernels[I], Tasks,
+                               /*InScope=*/true) +
+                   "#line " + std::to_string(Line) + " " + quoted(F.Name) +
+                   "\n"});
   }
-  std::stable_sort(Inserts.begin(), Inserts.end(),
-                   [](const auto &X, const auto &Y) { return X.first < Y.first; });
+  std::stable_sort(
+      Inserts.begin(), Inserts.end(),
+      [](const auto &X, const auto &Y) { return X.first < Y.first; });
 
   // Restating -D/-U makes the emitted file self-contained: compiling it
   // with different values is an incompatible redefinition, not a kernel

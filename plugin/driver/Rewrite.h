@@ -36,7 +36,8 @@ struct MainFile {
 
 /// The rewritten main file, or "" when the outcome has errors or nothing
 /// to generate.
-std::string rewriteMainFile(const MainFile &F, const Program &P, const Outcome &R,
+std::string rewriteMainFile(const MainFile &F, const Program &P,
+                            const Outcome &R,
                             const std::vector<KernelSource> &Kernels,
                             const std::vector<TaskSource> &Tasks);
 

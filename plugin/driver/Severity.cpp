@@ -1,4 +1,5 @@
-//===- Severity.cpp - -W flags for libts checks ----------------------------===//
+//===- Severity.cpp - -W flags for libts checks
+//----------------------------===//
 #include "driver/Severity.h"
 
 namespace ts {

@@ -29,7 +29,7 @@ public:
 private:
   struct State {
     int Enabled = -1; ///< -1: default, 0: no, 1: yes.
-    int Error = -1; ///< -1: default, 0: no, 1: yes.
+    int Error = -1;   ///< -1: default, 0: no, 1: yes.
   };
   void set(const std::string &Group, bool Enable, int Error);
   std::map<Check, State> States;

@@ -1,4 +1,5 @@
-//===- Analysis.cpp - The translation unit handed to the driver ------------===//
+//===- Analysis.cpp - The translation unit handed to the driver
+//------------===//
 #include "frontend/Analysis.h"
 #include "frontend/DiagEmitter.h"
 
@@ -26,9 +27,10 @@ MainFile mainFile(ASTContext &Ctx, const Extraction &X,
   if (auto Entry = SM.getFileEntryRefForID(Main))
     F.Name = Entry->getName().str();
   for (SourceLocation L : X.TaskInline)
-    F.TaskInline.push_back(L.isValid() ? std::optional<unsigned>(SM.getFileOffset(
-                                             SM.getSpellingLoc(L)))
-                                       : std::nullopt);
+    F.TaskInline.push_back(
+        L.isValid()
+            ? std::optional<unsigned>(SM.getFileOffset(SM.getSpellingLoc(L)))
+            : std::nullopt);
   for (SourceLocation Semi : X.KernelSemi) {
     unsigned Off = SM.getFileOffset(Semi);
     F.KernelSemi.push_back({Off, SM.getLineNumber(Main, Off)});
@@ -43,8 +45,8 @@ Locator locator(const SourceManager &SM) {
     PresumedLoc PL = SM.getPresumedLoc(SM.getFileLoc(fromHandle(H)));
     if (PL.isInvalid())
       return "";
-    return std::string(PL.getFilename()) + ":" + std::to_string(PL.getLine()) + ":" +
-           std::to_string(PL.getColumn());
+    return std::string(PL.getFilename()) + ":" + std::to_string(PL.getLine()) +
+           ":" + std::to_string(PL.getColumn());
   };
 }
 

@@ -1,4 +1,5 @@
-//===- AsyncStores.cpp - Statements that may start TMA stores --------------===//
+//===- AsyncStores.cpp - Statements that may start TMA stores
+//--------------===//
 #include "frontend/AsyncStores.h"
 
 #include "clang/AST/Decl.h"
@@ -19,7 +20,8 @@ bool inTsOutsideTma(const Decl *D) {
     if (!NS || !NS->getIdentifier())
       continue;
     InTma |= NS->getName() == "tma";
-    InTs = NS->getName() == "ts" && NS->getParent()->getRedeclContext()->isTranslationUnit();
+    InTs = NS->getName() == "ts" &&
+           NS->getParent()->getRedeclContext()->isTranslationUnit();
   }
   return InTs && !InTma;
 }

@@ -1,10 +1,11 @@
-//===- AttrTable.cpp - Attribute registration ------------------------------===//
+//===- AttrTable.cpp - Attribute registration
+//------------------------------===//
 #include "frontend/AttrTable.h"
 #include "frontend/Inject.h"
 
 #include "clang/AST/ExprCXX.h"
-#include "clang/Sema/ParsedAttr.h"
 #include "clang/Sema/Lookup.h"
+#include "clang/Sema/ParsedAttr.h"
 #include "clang/Sema/Sema.h"
 
 using namespace clang;
@@ -22,9 +23,9 @@ const char *markerOf(AttrKind K) {
 /// A name that is no expression: its spelling, '#'-prefixed when lookup
 /// found something that is not a value (a type, a namespace).
 Expr *nameLiteral(ASTContext &Ctx, llvm::StringRef Text, SourceLocation Loc) {
-  return StringLiteral::Create(Ctx, Text, StringLiteralKind::Ordinary, false,
-                               Ctx.getStringLiteralArrayType(Ctx.CharTy, Text.size()),
-                               Loc);
+  return StringLiteral::Create(
+      Ctx, Text, StringLiteralKind::Ordinary, false,
+      Ctx.getStringLiteralArrayType(Ctx.CharTy, Text.size()), Loc);
 }
 
 /// A bare identifier argument as an expression, looked up where the
@@ -38,11 +39,13 @@ Expr *identifierArg(Sema &S, IdentifierLoc *IL) {
     return nameLiteral(Ctx, Name, IL->Loc);
   if (R.isSingleResult()) {
     if (auto *VD = dyn_cast<ValueDecl>(R.getFoundDecl()))
-      return S.BuildDeclRefExpr(VD, VD->getType().getNonReferenceType(), VK_LValue, IL->Loc);
+      return S.BuildDeclRefExpr(VD, VD->getType().getNonReferenceType(),
+                                VK_LValue, IL->Loc);
     return nameLiteral(Ctx, ("#" + Name).str(), IL->Loc);
   }
   if (R.isOverloadedResult()) {
-    ExprResult E = S.BuildDeclarationNameExpr(CXXScopeSpec(), R, /*NeedsADL=*/false);
+    ExprResult E =
+        S.BuildDeclarationNameExpr(CXXScopeSpec(), R, /*NeedsADL=*/false);
     if (E.isUsable())
       return E.get();
   }
@@ -87,17 +90,18 @@ template <AttrKind K> struct TsAttrInfo : public ParsedAttrInfo {
 
   bool diagAppertainsToDecl(Sema &S, const ParsedAttr &A,
                             const Decl *D) const override {
-    bool Ok = K == AttrKind::Resource ? isa<CXXRecordDecl>(D)
-                                      : isa<FunctionDecl>(D);
+    bool Ok =
+        K == AttrKind::Resource ? isa<CXXRecordDecl>(D) : isa<FunctionDecl>(D);
     if (Ok)
       return true;
     unsigned ID = S.getDiagnostics().getCustomDiagID(
         DiagnosticsEngine::Error, "'%0' attribute only applies to %1");
-    S.Diag(A.getLoc(), ID)
-        << scoped()
-        << (K == AttrKind::Resource ? "struct or class definitions"
-            : K == AttrKind::Task   ? "__device__ functions"
-                                    : "__global__ function declarations");
+    S.Diag(A.getLoc(), ID) << scoped()
+                           << (K == AttrKind::Resource
+                                   ? "struct or class definitions"
+                               : K == AttrKind::Task
+                                   ? "__device__ functions"
+                                   : "__global__ function declarations");
     return false;
   }
 
@@ -110,21 +114,23 @@ template <AttrKind K> struct TsAttrInfo : public ParsedAttrInfo {
       unsigned ID = S.getDiagnostics().getCustomDiagID(
           DiagnosticsEngine::Error, "[[%0]] on a declaration at block scope");
       unsigned Note = S.getDiagnostics().getCustomDiagID(
-          DiagnosticsEngine::Note, "declare it at namespace scope, outside any function");
+          DiagnosticsEngine::Note,
+          "declare it at namespace scope, outside any function");
       S.Diag(A.getLoc(), ID) << scoped();
       S.Diag(A.getLoc(), Note);
       return AttributeApplied;
     }
     ASTContext &Ctx = S.getASTContext();
-    llvm::SmallVector<Expr *, 8> Args{nameLiteral(Ctx, markerOf(K), A.getLoc())};
+    llvm::SmallVector<Expr *, 8> Args{
+        nameLiteral(Ctx, markerOf(K), A.getLoc())};
     for (unsigned I = 0, E = A.getNumArgs(); I != E; ++I) {
       if (A.isArgIdent(I))
         Args.push_back(identifierArg(S, A.getArgAsIdent(I)));
       else if (Expr *Ex = A.getArgAsExpr(I))
         Args.push_back(Ex);
     }
-    D->addAttr(AnnotateAttr::CreateWithDelayedArgs(Ctx, Args.data(), Args.size(),
-                                                   A.getRange()));
+    D->addAttr(AnnotateAttr::CreateWithDelayedArgs(Ctx, Args.data(),
+                                                   Args.size(), A.getRange()));
     if (injecting(S))
       prepareForGeneration<K>(S, D);
     return AttributeApplied;
@@ -189,8 +195,10 @@ void walk(DeclContext *DC, std::vector<SeenAttr> &Out) {
       visit(CTD->getTemplatedDecl(), Out);
       walk(CTD->getTemplatedDecl(), Out);
     }
-    if (isa<NamespaceDecl>(D) || isa<LinkageSpecDecl>(D) || isa<ExportDecl>(D) ||
-        (isa<CXXRecordDecl>(D) && cast<CXXRecordDecl>(D)->isThisDeclarationADefinition()))
+    if (isa<NamespaceDecl>(D) || isa<LinkageSpecDecl>(D) ||
+        isa<ExportDecl>(D) ||
+        (isa<CXXRecordDecl>(D) &&
+         cast<CXXRecordDecl>(D)->isThisDeclarationADefinition()))
       walk(cast<DeclContext>(D), Out);
   }
 }
@@ -208,7 +216,8 @@ void dropTsAttrs(Decl *D, bool InheritedOnly) {
     AttrVec &Attrs = D->getAttrs();
     llvm::erase_if(Attrs, [&](Attr *A) {
       const auto *AA = dyn_cast<AnnotateAttr>(A);
-      if (!AA || !AA->delayedArgs_size() || (InheritedOnly && !AA->isInherited()))
+      if (!AA || !AA->delayedArgs_size() ||
+          (InheritedOnly && !AA->isInherited()))
         return false;
       const auto *Marker = dyn_cast<StringLiteral>(*AA->delayedArgs_begin());
       return Marker && Marker->getString().starts_with("libts.");
@@ -219,7 +228,8 @@ void dropTsAttrs(Decl *D, bool InheritedOnly) {
   if (auto *CTD = dyn_cast<ClassTemplateDecl>(D))
     dropTsAttrs(CTD->getTemplatedDecl(), InheritedOnly);
   if (isa<NamespaceDecl>(D) || isa<LinkageSpecDecl>(D) || isa<ExportDecl>(D) ||
-      (isa<CXXRecordDecl>(D) && cast<CXXRecordDecl>(D)->isThisDeclarationADefinition()))
+      (isa<CXXRecordDecl>(D) &&
+       cast<CXXRecordDecl>(D)->isThisDeclarationADefinition()))
     for (Decl *Inner : cast<DeclContext>(D)->decls())
       dropTsAttrs(Inner, InheritedOnly);
 }

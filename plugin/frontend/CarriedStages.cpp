@@ -13,7 +13,9 @@ namespace ts {
 
 const VarDecl *carriedStageDecl(const Stmt *S) {
   const auto *DS = dyn_cast<DeclStmt>(S);
-  const auto *V = DS && DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl()) : nullptr;
+  const auto *V = DS && DS->isSingleDecl()
+                      ? dyn_cast<VarDecl>(DS->getSingleDecl())
+                      : nullptr;
   if (!V || !tsRecord(V->getType(), "stage") || V->getType()->isReferenceType())
     return nullptr;
   const auto *CE = dyn_cast_or_null<CXXConstructExpr>(V->getInit());
@@ -22,7 +24,8 @@ const VarDecl *carriedStageDecl(const Stmt *S) {
 
 std::optional<StageAssign> asStageAssign(const Stmt *S) {
   const auto *E = dyn_cast_or_null<Expr>(S);
-  const auto *OC = E ? dyn_cast<CXXOperatorCallExpr>(E->IgnoreImplicit()) : nullptr;
+  const auto *OC =
+      E ? dyn_cast<CXXOperatorCallExpr>(E->IgnoreImplicit()) : nullptr;
   if (!OC || OC->getOperator() != OO_Equal || OC->getNumArgs() != 2)
     return std::nullopt;
   const auto *DRE = dyn_cast<DeclRefExpr>(OC->getArg(0)->IgnoreParenImpCasts());
@@ -32,8 +35,8 @@ std::optional<StageAssign> asStageAssign(const Stmt *S) {
   return StageAssign{OC, V, OC->getArg(1), OC->getOperatorLoc()};
 }
 
-const ParmVarDecl *handleForStage(ArrayRef<const ParmVarDecl *> Params, QualType T,
-                                  bool &Ambiguous) {
+const ParmVarDecl *handleForStage(ArrayRef<const ParmVarDecl *> Params,
+                                  QualType T, bool &Ambiguous) {
   Ambiguous = false;
   QualType Payload = tsTemplateArg(T, "stage");
   if (Payload.isNull())
@@ -78,7 +81,8 @@ bool Walker::carryStatement(const Stmt *S) {
   return A.has_value();
 }
 
-void Walker::pushCarry(SourceLocation L, std::string Text, const VarDecl *To, int From) {
+void Walker::pushCarry(SourceLocation L, std::string Text, const VarDecl *To,
+                       int From) {
   ts::Op Rec;
   Rec.Kind = OpKind::Carry;
   Rec.Resource = ts::Op::NoResource;
@@ -101,12 +105,15 @@ void Walker::declareCarried(const VarDecl *V) {
   if (!P || Ambiguous) {
     Rejected.insert(V);
     QualType R = tsTemplateArg(V->getType(), "stage");
-    std::string Res = R->getAsRecordDecl() ? R->getAsRecordDecl()->getNameAsString()
-                                           : R.getAsString();
+    std::string Res = R->getAsRecordDecl()
+                          ? R->getAsRecordDecl()->getNameAsString()
+                          : R.getAsString();
     error(V->getLocation(),
-          "stage variable '" + V->getNameAsString() + "' holds stages of '" + Res +
-              "', but the task has " + (P ? "two handles" : "no handle") + " of it",
-          P ? "a task may carry stages of a resource it either produces or consumes"
+          "stage variable '" + V->getNameAsString() + "' holds stages of '" +
+              Res + "', but the task has " + (P ? "two handles" : "no handle") +
+              " of it",
+          P ? "a task may carry stages of a resource it either produces or "
+              "consumes"
             : "carry stages of a resource the task takes a ts::producer or "
               "ts::consumer handle of");
     return;
@@ -114,7 +121,8 @@ void Walker::declareCarried(const VarDecl *V) {
   Stages[V] = Handles.at(P);
   StageIds[V] = int(StageIds.size());
   Carried.insert(V);
-  pushCarry(V->getLocation(), sourceText(Ctx, V->getSourceRange()), V, ts::Op::NoStage);
+  pushCarry(V->getLocation(), sourceText(Ctx, V->getSourceRange()), V,
+            ts::Op::NoStage);
 }
 
 void Walker::assignCarried(const StageAssign &A) {
@@ -127,13 +135,17 @@ void Walker::assignCarried(const StageAssign &A) {
   const std::string To = A.To->getNameAsString();
   if (!Carried.count(A.To) || !From) {
     error(A.Loc,
-          Carried.count(A.To) ? "stage variable '" + To + "' may be assigned only a stage variable"
-                              : "assignment to stage '" + To + "', which an operation bound",
-          "declare 'ts::stage<R> prev;' where pipeline operations may stand and assign it "
+          Carried.count(A.To)
+              ? "stage variable '" + To +
+                    "' may be assigned only a stage variable"
+              : "assignment to stage '" + To + "', which an operation bound",
+          "declare 'ts::stage<R> prev;' where pipeline operations may stand "
+          "and assign it "
           "a stage the task took: 'prev = s;'");
     return;
   }
-  pushCarry(A.Loc, To + " = " + From->getNameAsString(), A.To, StageIds.at(From));
+  pushCarry(A.Loc, To + " = " + From->getNameAsString(), A.To,
+            StageIds.at(From));
 }
 
 /// An assignment the walk did not take as a Carry op (inside a condition, a
@@ -143,7 +155,9 @@ void Walker::checkStageAssigns(const CompoundStmt *Body) {
   All.TraverseStmt(const_cast<CompoundStmt *>(Body));
   for (const CXXOperatorCallExpr *C : All.Found)
     if (!AcceptedAssigns.count(C))
-      misplaced(C, Body, "assignment to stage '" + asStageAssign(C)->To->getNameAsString() + "'",
+      misplaced(C, Body,
+                "assignment to stage '" +
+                    asStageAssign(C)->To->getNameAsString() + "'",
                 PositionHint);
 }
 

@@ -1,4 +1,5 @@
-//===- CarriedStages.h - Stage variables that outlive an iteration -*- C++ -*-===//
+//===- CarriedStages.h - Stage variables that outlive an iteration -*- C++
+//-*-===//
 //
 // An asynchronous reader keeps a stage past the iteration that took it
 // (wait for stage k, issue its MMAs, release stage k-1). The task names
@@ -34,8 +35,9 @@ std::optional<StageAssign> asStageAssign(const clang::Stmt *S);
 /// The handle among Params whose stages a carried variable of stage type T
 /// holds: the one handle (producer or consumer) of the same resource type.
 /// Null when there is none; Ambiguous set when there are several.
-const clang::ParmVarDecl *handleForStage(llvm::ArrayRef<const clang::ParmVarDecl *> Params,
-                                         clang::QualType T, bool &Ambiguous);
+const clang::ParmVarDecl *
+handleForStage(llvm::ArrayRef<const clang::ParmVarDecl *> Params,
+               clang::QualType T, bool &Ambiguous);
 
 } // namespace ts
 

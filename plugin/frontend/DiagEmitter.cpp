@@ -1,4 +1,5 @@
-//===- DiagEmitter.cpp - ts::Diag records as clang diagnostics -------------===//
+//===- DiagEmitter.cpp - ts::Diag records as clang diagnostics
+//-------------===//
 #include "frontend/DiagEmitter.h"
 
 using namespace clang;
@@ -12,15 +13,13 @@ bool DiagEmitter::emit(const Diag &D) {
   // The flag goes in the text, as clang prints "[-Wfoo]" for its own groups.
   std::string Text = D.Message;
   if (D.Group != Check::Syntax)
-    Text += std::string(" [-W") + (L == Level::Error &&
-                                           !checkIsErrorByDefault(D.Group)
-                                       ? "error="
-                                       : "") +
-            checkFlag(D.Group) + "]";
-  unsigned ID = DE.getCustomDiagID(L == Level::Error
-                                       ? DiagnosticsEngine::Error
-                                       : DiagnosticsEngine::Warning,
-                                   "%0");
+    Text +=
+        std::string(" [-W") +
+        (L == Level::Error && !checkIsErrorByDefault(D.Group) ? "error=" : "") +
+        checkFlag(D.Group) + "]";
+  unsigned ID = DE.getCustomDiagID(
+      L == Level::Error ? DiagnosticsEngine::Error : DiagnosticsEngine::Warning,
+      "%0");
   DE.Report(fromHandle(D.Loc), ID) << Text;
   unsigned NoteID = DE.getCustomDiagID(DiagnosticsEngine::Note, "%0");
   for (const DiagNote &N : D.Notes)

@@ -1,12 +1,13 @@
-//===- Extract.cpp - AST to model ------------------------------------------===//
+//===- Extract.cpp - AST to model
+//------------------------------------------===//
 //
 // Reads the recorded [[ts::...]] attributes: resources first (tasks refer to
 // them), then tasks, then kernels. Every malformed input becomes a ts-syntax
 // diagnostic at the offending expression with a note saying how to fix it.
 //
 //===----------------------------------------------------------------------===//
-#include "frontend/Extractor.h"
 #include "frontend/DiagEmitter.h"
+#include "frontend/Extractor.h"
 #include "frontend/Schedule.h"
 #include "frontend/Vocabulary.h"
 
@@ -35,18 +36,22 @@ void Extractor::error(SourceLocation L, std::string Msg, std::string Note,
                       SourceLocation NoteLoc) {
   Diag D{Check::Syntax, toHandle(L), std::move(Msg), {}};
   if (!Note.empty())
-    D.Notes.push_back({toHandle(NoteLoc.isValid() ? NoteLoc : L), std::move(Note)});
+    D.Notes.push_back(
+        {toHandle(NoteLoc.isValid() ? NoteLoc : L), std::move(Note)});
   X.Diags.push_back(std::move(D));
 }
 
-std::vector<const Expr *> Extractor::exprArgs(const SeenAttr &A, const char *What) {
+std::vector<const Expr *> Extractor::exprArgs(const SeenAttr &A,
+                                              const char *What) {
   std::vector<const Expr *> Out;
   for (const SeenArg &Arg : A.Args) {
     if (Arg.E)
       Out.push_back(Arg.E);
     else
-      error(Arg.Loc, "unexpected name '" + Arg.Spelling + "' in [[" + What + "]]",
-            std::string("[[") + What + "]] takes ts:: values such as ts::stages(4)");
+      error(Arg.Loc,
+            "unexpected name '" + Arg.Spelling + "' in [[" + What + "]]",
+            std::string("[[") + What +
+                "]] takes ts:: values such as ts::stages(4)");
   }
   return Out;
 }
@@ -67,7 +72,8 @@ bool Extractor::firstTime(std::map<std::string, SourceLocation> &Given,
                           const std::string &What, SourceLocation L) {
   auto [It, New] = Given.insert({What, L});
   if (!New)
-    error(L, What + " is given twice", "keep one; the first is here", It->second);
+    error(L, What + " is given twice", "keep one; the first is here",
+          It->second);
   return New;
 }
 
@@ -86,7 +92,9 @@ std::optional<unsigned> Extractor::resourceOf(QualType T, SourceLocation Loc) {
       return std::nullopt;
   }
   error(Loc,
-        "'" + (T.isNull() ? std::string("?") : T.getAsString(Ctx.getPrintingPolicy())) +
+        "'" +
+            (T.isNull() ? std::string("?")
+                        : T.getAsString(Ctx.getPrintingPolicy())) +
             "' is not a libts resource",
         "declare it as 'struct [[ts::resource(ts::tma_async, ts::stages(N))]] "
         "Name { ... };' (or ts::gmem, ts::async_async)");
@@ -105,7 +113,8 @@ Extraction Extractor::run(const std::vector<SeenAttr> &Attrs) {
     const char *Name = A.Kind == AttrKind::Resource ? "ts::resource"
                        : A.Kind == AttrKind::Task   ? "ts::task"
                                                     : "ts::kernel";
-    std::string Entity = isa<NamedDecl>(A.D) ? cast<NamedDecl>(A.D)->getNameAsString() : "";
+    std::string Entity =
+        isa<NamedDecl>(A.D) ? cast<NamedDecl>(A.D)->getNameAsString() : "";
     error(A.Range.getBegin(),
           std::string("[[") + Name + "]] is given twice for '" + Entity + "'",
           std::string("keep only the first [[") + Name + "]]",

@@ -17,10 +17,11 @@ namespace ts {
 struct Extraction {
   Program P;
   DiagList Diags; ///< Syntax findings (malformed attributes, ops, params).
-  std::vector<TaskSource> TaskSrc;                 ///< Parallel to P.Tasks.
-  std::vector<clang::SourceLocation> TaskInline;   ///< Where __forceinline__ goes.
-  std::vector<KernelSource> KernelSrc;             ///< Parallel to P.Kernels.
-  std::vector<clang::SourceLocation> KernelSemi;   ///< The declaration's ';'.
+  std::vector<TaskSource> TaskSrc; ///< Parallel to P.Tasks.
+  std::vector<clang::SourceLocation>
+      TaskInline;                      ///< Where __forceinline__ goes.
+  std::vector<KernelSource> KernelSrc; ///< Parallel to P.Kernels.
+  std::vector<clang::SourceLocation> KernelSemi; ///< The declaration's ';'.
 };
 
 /// Builds the model from the attributes Sema recorded. In generated mode

@@ -7,8 +7,8 @@ using namespace clang;
 namespace ts {
 
 template <class Entity>
-bool Extractor::intOption(const std::vector<IntOption<Entity>> &Rows, const Expr *E,
-                          SourceLocation L, Entity &Out,
+bool Extractor::intOption(const std::vector<IntOption<Entity>> &Rows,
+                          const Expr *E, SourceLocation L, Entity &Out,
                           std::map<std::string, SourceLocation> &Given) {
   QualType Ty = E->getType();
   for (const IntOption<Entity> &Row : Rows) {
@@ -31,14 +31,14 @@ bool Extractor::intOption(const std::vector<IntOption<Entity>> &Rows, const Expr
   return false;
 }
 
-template bool Extractor::intOption(const std::vector<IntOption<Resource>> &, const Expr *,
-                                   SourceLocation, Resource &,
+template bool Extractor::intOption(const std::vector<IntOption<Resource>> &,
+                                   const Expr *, SourceLocation, Resource &,
                                    std::map<std::string, SourceLocation> &);
-template bool Extractor::intOption(const std::vector<IntOption<Task>> &, const Expr *,
-                                   SourceLocation, Task &,
+template bool Extractor::intOption(const std::vector<IntOption<Task>> &,
+                                   const Expr *, SourceLocation, Task &,
                                    std::map<std::string, SourceLocation> &);
-template bool Extractor::intOption(const std::vector<IntOption<Kernel>> &, const Expr *,
-                                   SourceLocation, Kernel &,
+template bool Extractor::intOption(const std::vector<IntOption<Kernel>> &,
+                                   const Expr *, SourceLocation, Kernel &,
                                    std::map<std::string, SourceLocation> &);
 
 } // namespace ts

@@ -1,6 +1,6 @@
 //===- ExtractKernel.cpp - [[ts::kernel]] to Kernel -----------------------===//
-#include "frontend/Extractor.h"
 #include "frontend/DiagEmitter.h"
+#include "frontend/Extractor.h"
 #include "frontend/Inject.h"
 #include "frontend/Schedule.h"
 #include "frontend/Vocabulary.h"
@@ -23,20 +23,22 @@ static std::vector<std::string> scopesOf(const FunctionDecl *FD) {
   for (const DeclContext *DC = FD->getDeclContext(); !DC->isTranslationUnit();
        DC = DC->getParent()) {
     if (const auto *NS = dyn_cast<NamespaceDecl>(DC)) {
-      std::string Name = NS->isAnonymousNamespace() ? "" : NS->getNameAsString();
+      std::string Name =
+          NS->isAnonymousNamespace() ? "" : NS->getNameAsString();
       if (NS->isNested()) {
         Inner = "::" + Name + Inner;
         continue;
       }
-      Scopes.insert(Scopes.begin(), std::string(NS->isInline() ? "inline " : "") +
-                                        "namespace" + (Name.empty() ? "" : " " + Name) +
-                                        Inner);
+      Scopes.insert(Scopes.begin(),
+                    std::string(NS->isInline() ? "inline " : "") + "namespace" +
+                        (Name.empty() ? "" : " " + Name) + Inner);
       Inner.clear();
     } else if (const auto *LS = dyn_cast<LinkageSpecDecl>(DC);
                LS && LS->hasBraces()) { // `extern "C" decl;` opens no scope
-      Scopes.insert(Scopes.begin(), LS->getLanguage() == LinkageSpecLanguageIDs::C
-                                        ? "extern \"C\""
-                                        : "extern \"C++\"");
+      Scopes.insert(Scopes.begin(),
+                    LS->getLanguage() == LinkageSpecLanguageIDs::C
+                        ? "extern \"C\""
+                        : "extern \"C++\"");
     }
   }
   return Scopes;
@@ -78,33 +80,40 @@ bool Extractor::kernelDeclarationOk(const FunctionDecl *FD, const Kernel &K) {
   // Clang 19's NVPTX backend aborts on such symbol names.
   if (!FD->getIdentifier() ||
       !llvm::all_of(K.Name, [](unsigned char C) { return C < 0x80; }))
-    Fail(FD->getLocation(), "ts::kernel name '" + K.Name + "' is not plain ASCII",
+    Fail(FD->getLocation(),
+         "ts::kernel name '" + K.Name + "' is not plain ASCII",
          "name the kernel with ASCII letters, digits and '_'");
   if (!FD->hasAttr<CUDAGlobalAttr>())
     Fail(FD->getLocation(), Name + " is not a __global__ function",
          "declare it '__global__ void " + K.Name + "(...);'");
-  if (!Generated && !FD->doesThisDeclarationHaveABody() && FD->getDefinition() &&
+  if (!Generated && !FD->doesThisDeclarationHaveABody() &&
+      FD->getDefinition() &&
       !isGeneratedLoc(SM, FD->getDefinition()->getLocation()))
-    Fail(FD->getDefinition()->getLocation(), Name + " has a hand-written definition",
+    Fail(FD->getDefinition()->getLocation(),
+         Name + " has a hand-written definition",
          "libts generates the body; remove this definition", FD->getLocation());
   if (Generated && !FD->getDefinition())
-    Fail(FD->getLocation(),
-         Name + " has no generated body although __LIBTS_GENERATED__ is defined",
-         "__LIBTS_GENERATED__ marks a file libts already rewrote; do not "
-         "define it yourself, and compile the original file through the plugin");
+    Fail(
+        FD->getLocation(),
+        Name + " has no generated body although __LIBTS_GENERATED__ is defined",
+        "__LIBTS_GENERATED__ marks a file libts already rewrote; do not "
+        "define it yourself, and compile the original file through the plugin");
   if (FD->doesThisDeclarationHaveABody())
     Fail(FD->getLocation(), Name + " must not have a body",
          "libts generates the body; end the declaration with ';'");
   if (!SM.isInMainFile(FD->getLocation()))
     Fail(FD->getLocation(), Name + " must be declared in the main file",
          "libts appends the generated body to the file being compiled");
-  if (isa<CXXMethodDecl>(FD) || FD->getTemplatedKind() != FunctionDecl::TK_NonTemplate)
+  if (isa<CXXMethodDecl>(FD) ||
+      FD->getTemplatedKind() != FunctionDecl::TK_NonTemplate)
     Fail(FD->getLocation(), Name + " must be a non-template free function",
          "declare it at namespace scope");
   if (const auto *LB = FD->getAttr<CUDALaunchBoundsAttr>())
     Fail(LB->getLocation(), Name + " has its own __launch_bounds__",
-         "remove it: libts derives __launch_bounds__(threads, 1) from the tasks' warps "
-         "(ts::kernel_traits<" + K.Name + ">::threads)");
+         "remove it: libts derives __launch_bounds__(threads, 1) from the "
+         "tasks' warps "
+         "(ts::kernel_traits<" +
+             K.Name + ">::threads)");
   if (FD->isVariadic())
     Fail(FD->getLocation(), Name + " is variadic",
          "a __global__ function takes a fixed parameter list");
@@ -114,7 +123,8 @@ bool Extractor::kernelDeclarationOk(const FunctionDecl *FD, const Kernel &K) {
 std::optional<std::string> Extractor::kernelParamText(const ParmVarDecl *P) {
   std::string Text = sourceText(Ctx, P->getSourceRange());
   if (Text.empty()) // Written in a macro: spell the type from the AST.
-    Text = TypeName::getFullyQualifiedName(P->getType(), Ctx, Ctx.getPrintingPolicy(),
+    Text = TypeName::getFullyQualifiedName(P->getType(), Ctx,
+                                           Ctx.getPrintingPolicy(),
                                            /*WithGlobalNsPrefix=*/true) +
            " " + P->getNameAsString();
   // The generated definition must not repeat a default argument.
@@ -141,7 +151,8 @@ std::optional<std::string> Extractor::kernelParamText(const ParmVarDecl *P) {
   return Text;
 }
 
-KernelSource Extractor::kernelSource(const FunctionDecl *FD, const Kernel &K, bool &Ok) {
+KernelSource Extractor::kernelSource(const FunctionDecl *FD, const Kernel &K,
+                                     bool &Ok) {
   KernelSource KS;
   KS.Name = K.Name;
   KS.QualifiedName = K.QualifiedName;
@@ -155,7 +166,8 @@ KernelSource Extractor::kernelSource(const FunctionDecl *FD, const Kernel &K, bo
     if (P->getName().starts_with("ts_")) {
       // The generated body declares ts_warp, ts_smem, ts_pipe_N, ...
       error(P->getLocation(),
-            "kernel parameter '" + P->getNameAsString() + "' uses the reserved prefix 'ts_'",
+            "kernel parameter '" + P->getNameAsString() +
+                "' uses the reserved prefix 'ts_'",
             "rename it; libts names the locals of the generated body ts_*");
       Ok = false;
       continue;
@@ -170,13 +182,15 @@ KernelSource Extractor::kernelSource(const FunctionDecl *FD, const Kernel &K, bo
   KS.Address = "&" + K.QualifiedName;
   // An overloaded name needs its type to name the one function.
   unsigned Functions = 0;
-  for (const NamedDecl *ND : FD->getDeclContext()->getRedeclContext()->lookup(FD->getDeclName()))
+  for (const NamedDecl *ND :
+       FD->getDeclContext()->getRedeclContext()->lookup(FD->getDeclName()))
     Functions += isa<FunctionDecl>(ND) || isa<FunctionTemplateDecl>(ND);
   if (Functions > 1)
-    KS.Address = "static_cast<" +
-                 TypeName::getFullyQualifiedName(Ctx.getPointerType(FD->getType()), Ctx,
-                                                 Ctx.getPrintingPolicy(), true) +
-                 ">(" + KS.Address + ")";
+    KS.Address =
+        "static_cast<" +
+        TypeName::getFullyQualifiedName(Ctx.getPointerType(FD->getType()), Ctx,
+                                        Ctx.getPrintingPolicy(), true) +
+        ">(" + KS.Address + ")";
   KS.Trailing = exceptionSpec(Ctx, FD);
   return KS;
 }
@@ -198,19 +212,27 @@ void Extractor::bindTaskParams(const Task &T, const FunctionDecl *TF,
     const ParmVarDecl *KP = Named(FD->parameters(), TP.Name);
     if (!KP) {
       error(fromHandle(TP.Loc),
-            "task parameter '" + TP.Name + "' matches no parameter of kernel '" + K.Name +
-                "'",
-            "task parameters bind to kernel parameters of the same name", FD->getLocation());
+            "task parameter '" + TP.Name +
+                "' matches no parameter of kernel '" + K.Name + "'",
+            "task parameters bind to kernel parameters of the same name",
+            FD->getLocation());
       continue;
     }
-    QualType A1 = TPD->getType().getNonReferenceType().getCanonicalType().getUnqualifiedType();
-    QualType B1 = KP->getType().getNonReferenceType().getCanonicalType().getUnqualifiedType();
+    QualType A1 = TPD->getType()
+                      .getNonReferenceType()
+                      .getCanonicalType()
+                      .getUnqualifiedType();
+    QualType B1 = KP->getType()
+                      .getNonReferenceType()
+                      .getCanonicalType()
+                      .getUnqualifiedType();
     if (A1 != B1)
       error(fromHandle(TP.Loc),
-            "task parameter '" + TP.Name + "' has type '" + TPD->getType().getAsString() +
-                "' but kernel parameter '" + TP.Name + "' has type '" +
-                KP->getType().getAsString() + "'",
-            "give both the same type (references and const are fine)", KP->getLocation());
+            "task parameter '" + TP.Name + "' has type '" +
+                TPD->getType().getAsString() + "' but kernel parameter '" +
+                TP.Name + "' has type '" + KP->getType().getAsString() + "'",
+            "give both the same type (references and const are fine)",
+            KP->getLocation());
   }
 }
 
@@ -223,7 +245,8 @@ void Extractor::kernelTask(const FunctionDecl *TF, SourceLocation L,
     return;
   }
   if (std::find(K.Tasks.begin(), K.Tasks.end(), It->second) != K.Tasks.end()) {
-    error(L, "task '" + TF->getNameAsString() + "' is listed twice", "list each task once");
+    error(L, "task '" + TF->getNameAsString() + "' is listed twice",
+          "list each task once");
     return;
   }
   K.Tasks.push_back(It->second);
@@ -245,7 +268,8 @@ void Extractor::kernelArg(const SeenArg &Arg, const FunctionDecl *FD, Kernel &K,
   const NamedDecl *Named = argNamed(Arg);
   std::string NotATask = "'" + Arg.Spelling + "' is not a task function";
   if (!E && Arg.NotAValue)
-    return error(L, NotATask, std::string("list task functions, ") + KernelArgsHint);
+    return error(L, NotATask,
+                 std::string("list task functions, ") + KernelArgsHint);
   if (!E && !Named) {
     if (Arg.Overloaded)
       return error(L, "task name '" + Arg.Spelling + "' is ambiguous",
@@ -257,11 +281,14 @@ void Extractor::kernelArg(const SeenArg &Arg, const FunctionDecl *FD, Kernel &K,
   if (const auto *TF = dyn_cast_or_null<FunctionDecl>(Named))
     return kernelTask(TF, L, FD, K);
   if (!E)
-    return error(L, NotATask, std::string("list task functions, ") + KernelArgsHint);
-  if (const auto *ULE = dyn_cast<UnresolvedLookupExpr>(E->IgnoreParenImpCasts())) {
-    bool Template = std::any_of(ULE->decls_begin(), ULE->decls_end(), [](NamedDecl *D) {
-      return isa<FunctionTemplateDecl>(D->getUnderlyingDecl());
-    });
+    return error(L, NotATask,
+                 std::string("list task functions, ") + KernelArgsHint);
+  if (const auto *ULE =
+          dyn_cast<UnresolvedLookupExpr>(E->IgnoreParenImpCasts())) {
+    bool Template =
+        std::any_of(ULE->decls_begin(), ULE->decls_end(), [](NamedDecl *D) {
+          return isa<FunctionTemplateDecl>(D->getUnderlyingDecl());
+        });
     if (Template)
       return error(L,
                    "'" + ULE->getName().getAsString() +
@@ -290,19 +317,24 @@ SourceLocation Extractor::kernelSemi(const FunctionDecl *FD, const Kernel &K) {
   SourceLocation Semi;
   if (End.isMacroID()) {
     End = SM.getExpansionRange(End).getEnd();
-    Semi = Lexer::findLocationAfterToken(End, tok::semi, SM, Ctx.getLangOpts(), false);
+    Semi = Lexer::findLocationAfterToken(End, tok::semi, SM, Ctx.getLangOpts(),
+                                         false);
     if (Semi.isInvalid())
       Semi = Lexer::getLocForEndOfToken(End, 0, SM, Ctx.getLangOpts());
   } else {
-    Semi = Lexer::findLocationAfterToken(End, tok::semi, SM, Ctx.getLangOpts(), false);
+    Semi = Lexer::findLocationAfterToken(End, tok::semi, SM, Ctx.getLangOpts(),
+                                         false);
   }
   if (Semi.isValid() && Semi.isFileID())
     return Semi;
-  std::optional<Token> Next = Lexer::findNextToken(FD->getEndLoc(), SM, Ctx.getLangOpts());
+  std::optional<Token> Next =
+      Lexer::findNextToken(FD->getEndLoc(), SM, Ctx.getLangOpts());
   if (Next && Next->is(tok::comma))
     error(Next->getLocation(),
-          "ts::kernel '" + K.Name + "' shares its declaration with another declarator",
-          "declare the kernel on its own: '__global__ void " + K.Name + "(...);'");
+          "ts::kernel '" + K.Name +
+              "' shares its declaration with another declarator",
+          "declare the kernel on its own: '__global__ void " + K.Name +
+              "(...);'");
   else
     error(FD->getEndLoc(), "cannot find the ';' ending kernel '" + K.Name + "'",
           "end the declaration with ';' outside any macro");

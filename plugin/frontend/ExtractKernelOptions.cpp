@@ -1,4 +1,5 @@
-//===- ExtractKernelOptions.cpp - Alias groups and PDL on [[ts::kernel]] ---===//
+//===- ExtractKernelOptions.cpp - Alias groups and PDL on [[ts::kernel]]
+//---===//
 //
 // ts::alias<Phases...>, ts::grid_dependent<Resources...>, ts::pdl_waited,
 // ts::trip_bound(N) and ts::cluster_shape(x, y, z).
@@ -6,8 +7,8 @@
 // phases and a resource in two alias groups are errors at the argument.
 //
 //===----------------------------------------------------------------------===//
-#include "frontend/Extractor.h"
 #include "frontend/DiagEmitter.h"
+#include "frontend/Extractor.h"
 #include "frontend/Vocabulary.h"
 
 using namespace clang;
@@ -49,13 +50,16 @@ void Extractor::aliasOption(QualType Ty, SourceLocation L, Kernel &K) {
     const Resource &Res = X.P.Resources[R];
     if (!isPipelined(Res.Kind)) {
       bool Owned = Res.Kind == PipelineKind::TaskOwned;
-      error(L,
-            "'" + Res.Name + "' " +
-                (Owned ? "is task-owned: the schedule does not show when it is used"
-                       : "has no shared memory to alias"),
-            "only pipelined resources (tma_async, async_async) can share bytes, since the "
-            "verifier proves each phase ends from their stage hand-backs",
-            fromHandle(Res.Loc));
+      error(
+          L,
+          "'" + Res.Name + "' " +
+              (Owned
+                   ? "is task-owned: the schedule does not show when it is used"
+                   : "has no shared memory to alias"),
+          "only pipelined resources (tma_async, async_async) can share bytes, "
+          "since the "
+          "verifier proves each phase ends from their stage hand-backs",
+          fromHandle(Res.Loc));
       return;
     }
     for (const AliasGroup &G : K.Aliases)
@@ -74,13 +78,13 @@ void Extractor::clusterOption(const Expr *E, SourceLocation L, Kernel &K) {
   if (!V)
     return;
   if (K.ClusterLoc) {
-    error(L, "ts::cluster_shape is given twice", "give the kernel one cluster shape",
-          fromHandle(K.ClusterLoc));
+    error(L, "ts::cluster_shape is given twice",
+          "give the kernel one cluster shape", fromHandle(K.ClusterLoc));
     return;
   }
   int64_t D[3] = {field(*V, 0), field(*V, 1), field(*V, 2)};
-  std::string Shape = "(" + std::to_string(D[0]) + ", " + std::to_string(D[1]) + ", " +
-                      std::to_string(D[2]) + ")";
+  std::string Shape = "(" + std::to_string(D[0]) + ", " + std::to_string(D[1]) +
+                      ", " + std::to_string(D[2]) + ")";
   if (D[0] < 1 || D[1] < 1 || D[2] < 1) {
     error(L, "ts::cluster_shape" + Shape + " has an extent below 1",
           "every cluster dimension holds at least one CTA");
@@ -88,8 +92,10 @@ void Extractor::clusterOption(const Expr *E, SourceLocation L, Kernel &K) {
   }
   // Clusters up to 8 CTAs launch on every sm_90 part without opting in.
   if (D[0] * D[1] * D[2] > 8) {
-    error(L, "ts::cluster_shape" + Shape + " has " + std::to_string(D[0] * D[1] * D[2]) +
-                 " CTAs, more than the portable cluster size of 8",
+    error(L,
+          "ts::cluster_shape" + Shape + " has " +
+              std::to_string(D[0] * D[1] * D[2]) +
+              " CTAs, more than the portable cluster size of 8",
           "use a cluster of at most 8 CTAs");
     return;
   }
@@ -111,7 +117,8 @@ bool Extractor::kernelOption(const Expr *E, SourceLocation L, Kernel &K) {
   if (tsRecord(Ty, "grid_dependent_t")) {
     if (K.GridDependentLoc) {
       error(L, "ts::grid_dependent is given twice",
-            "list every resource the previous grid writes in one ts::grid_dependent<...>",
+            "list every resource the previous grid writes in one "
+            "ts::grid_dependent<...>",
             fromHandle(K.GridDependentLoc));
       return true;
     }
@@ -120,14 +127,19 @@ bool Extractor::kernelOption(const Expr *E, SourceLocation L, Kernel &K) {
       K.GridDependent = std::move(*Rs);
     for (unsigned R : K.GridDependent)
       if (X.P.Resources[R].Kind == PipelineKind::TaskOwned)
-        error(L, "'" + X.P.Resources[R].Name + "' is task-owned shared memory, which no grid "
-                 "before this one can write",
-              "list the resources whose data the previous grid writes (gmem ones, or "
+        error(L,
+              "'" + X.P.Resources[R].Name +
+                  "' is task-owned shared memory, which no grid "
+                  "before this one can write",
+              "list the resources whose data the previous grid writes (gmem "
+              "ones, or "
               "pipelines that load it)",
               fromHandle(X.P.Resources[R].Loc));
-    if (K.GridDependent.empty() && !tsTemplateTypes(Ty, "grid_dependent_t").size())
+    if (K.GridDependent.empty() &&
+        !tsTemplateTypes(Ty, "grid_dependent_t").size())
       error(L, "ts::grid_dependent lists no resource",
-            "write ts::grid_dependent<R, ...> with the resources the previous grid writes");
+            "write ts::grid_dependent<R, ...> with the resources the previous "
+            "grid writes");
     return true;
   }
   if (tsRecord(Ty, "trip_bound_t")) {

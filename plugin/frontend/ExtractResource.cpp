@@ -1,6 +1,6 @@
 //===- ExtractResource.cpp - [[ts::resource]] to Resource -----------------===//
-#include "frontend/Extractor.h"
 #include "frontend/DiagEmitter.h"
+#include "frontend/Extractor.h"
 #include "frontend/Schedule.h"
 #include "frontend/Vocabulary.h"
 
@@ -18,18 +18,22 @@ void Extractor::resource(const SeenAttr &A) {
   const auto *RD = cast<CXXRecordDecl>(A.D);
   Attributed.insert(RD->getCanonicalDecl());
   if (!RD->isThisDeclarationADefinition()) {
-    error(A.Range.getBegin(), "[[ts::resource]] must be on the struct's definition",
-          "move the attribute to the definition of '" + RD->getNameAsString() + "'");
+    error(A.Range.getBegin(),
+          "[[ts::resource]] must be on the struct's definition",
+          "move the attribute to the definition of '" + RD->getNameAsString() +
+              "'");
     return;
   }
   Resource R;
   R.Name = RD->getNameAsString();
   R.TypeName = qualified(RD);
-  if (isa<ClassTemplateSpecializationDecl>(RD)) { // spell the template arguments
+  if (isa<ClassTemplateSpecializationDecl>(
+          RD)) { // spell the template arguments
     PrintingPolicy Policy = Ctx.getPrintingPolicy();
     Policy.SuppressUnwrittenScope = true;
-    R.TypeName = TypeName::getFullyQualifiedName(Ctx.getRecordType(RD), Ctx, Policy,
-                                                 /*WithGlobalNsPrefix=*/true);
+    R.TypeName =
+        TypeName::getFullyQualifiedName(Ctx.getRecordType(RD), Ctx, Policy,
+                                        /*WithGlobalNsPrefix=*/true);
   }
   R.Loc = toHandle(RD->getLocation());
   ResourceSeen Seen;
@@ -44,7 +48,8 @@ void Extractor::resource(const SeenAttr &A) {
     return;
   if (RD->isDependentContext()) {
     error(RD->getLocation(),
-          "[[ts::resource]] struct '" + R.Name + "' is a template or inside one",
+          "[[ts::resource]] struct '" + R.Name +
+              "' is a template or inside one",
           "declare a non-template struct for each payload type (an alias of a "
           "template specialization is not a resource)");
     return;
@@ -75,8 +80,9 @@ void Extractor::resourceOption(const Expr *E, Resource &R, ResourceSeen &Seen) {
     }
     if (!firstTime(Seen.Given, "the resource kind", L))
       return;
-    static const PipelineKind Kinds[] = {PipelineKind::Gmem, PipelineKind::AsyncAsync,
-                                         PipelineKind::TmaAsync, PipelineKind::TaskOwned};
+    static const PipelineKind Kinds[] = {
+        PipelineKind::Gmem, PipelineKind::AsyncAsync, PipelineKind::TmaAsync,
+        PipelineKind::TaskOwned};
     R.Kind = Kinds[K];
   } else if (intOption(resourceIntOptions(), E, L, R, Seen.Given)) {
     Seen.Tx = R.TxBytes.has_value();
@@ -89,9 +95,11 @@ void Extractor::resourceOption(const Expr *E, Resource &R, ResourceSeen &Seen) {
       R.MulticastLoc = toHandle(L);
     }
   } else {
-    error(L, "unexpected argument to [[ts::resource]]",
-          "expected ts::gmem, ts::async_async, ts::tma_async or ts::task_owned, "
-          "ts::stages(N), ts::tx_bytes(B), ts::align(B), ts::swizzled or ts::multicast");
+    error(
+        L, "unexpected argument to [[ts::resource]]",
+        "expected ts::gmem, ts::async_async, ts::tma_async or ts::task_owned, "
+        "ts::stages(N), ts::tx_bytes(B), ts::align(B), ts::swizzled or "
+        "ts::multicast");
   }
 }
 
@@ -100,7 +108,8 @@ bool Extractor::payloadIsPlainData(const CXXRecordDecl *RD, const Resource &R) {
   // plain data with a size that covers all of it.
   if (RD->isPolymorphic() || RD->getNumVBases()) {
     error(RD->getLocation(),
-          "payload of resource '" + R.Name + "' has virtual functions or virtual bases",
+          "payload of resource '" + R.Name +
+              "' has virtual functions or virtual bases",
           "a stage is raw shared memory that is never constructed; keep the "
           "payload plain data without virtual members");
     return false;
@@ -132,61 +141,77 @@ bool Extractor::payloadIsPlainData(const CXXRecordDecl *RD, const Resource &R) {
   }
   if (RD->hasFlexibleArrayMember()) {
     error(RD->getLocation(),
-          "payload of resource '" + R.Name + "' ends in a flexible array member",
-          "give the array its size: one stage holds exactly sizeof(payload) bytes");
+          "payload of resource '" + R.Name +
+              "' ends in a flexible array member",
+          "give the array its size: one stage holds exactly sizeof(payload) "
+          "bytes");
     return false;
   }
   return true;
 }
 
 void Extractor::payloadLayout(const CXXRecordDecl *RD, Resource &R) {
-  R.PayloadBytes = uint64_t(Ctx.getTypeSizeInChars(Ctx.getRecordType(RD)).getQuantity());
+  R.PayloadBytes =
+      uint64_t(Ctx.getTypeSizeInChars(Ctx.getRecordType(RD)).getQuantity());
   for (const FieldDecl *F : RD->fields())
     if (!F->isZeroSize(Ctx))
-      R.Fields.push_back({F->getNameAsString(),
-                          F->isBitField() ? 0
-                                          : uint64_t(Ctx.getTypeSizeInChars(F->getType()).getQuantity()),
-                          toHandle(F->getLocation())});
+      R.Fields.push_back(
+          {F->getNameAsString(),
+           F->isBitField()
+               ? 0
+               : uint64_t(Ctx.getTypeSizeInChars(F->getType()).getQuantity()),
+           toHandle(F->getLocation())});
   // Members TMA cannot address one by one: no per-member check.
-  if (RD->getNumBases() ||
-      std::any_of(R.Fields.begin(), R.Fields.end(),
-                  [](const Resource::Field &F) { return F.Name.empty() || !F.Bytes; }))
+  if (RD->getNumBases() || std::any_of(R.Fields.begin(), R.Fields.end(),
+                                       [](const Resource::Field &F) {
+                                         return F.Name.empty() || !F.Bytes;
+                                       }))
     R.Fields.clear();
-  R.PayloadAlign = unsigned(Ctx.getTypeAlignInChars(Ctx.getRecordType(RD)).getQuantity());
+  R.PayloadAlign =
+      unsigned(Ctx.getTypeAlignInChars(Ctx.getRecordType(RD)).getQuantity());
   if (RD->isEmpty())
     R.PayloadBytes = 0;
 }
 
 void Extractor::resourceConsistency(const SeenAttr &A, const CXXRecordDecl *RD,
-                                    const Resource &R, const ResourceSeen &Seen) {
+                                    const Resource &R,
+                                    const ResourceSeen &Seen) {
   if (inSharedMemory(R.Kind) && R.PayloadBytes == 0)
     error(RD->getLocation(),
-          std::string(isPipelined(R.Kind) ? "pipelined" : "task-owned") + " resource '" +
-              R.Name + "' has no payload",
-          isPipelined(R.Kind) ? "give the struct the members one stage holds"
-                              : "give the struct the members the task keeps in shared memory");
+          std::string(isPipelined(R.Kind) ? "pipelined" : "task-owned") +
+              " resource '" + R.Name + "' has no payload",
+          isPipelined(R.Kind)
+              ? "give the struct the members one stage holds"
+              : "give the struct the members the task keeps in shared memory");
   if (R.Kind == PipelineKind::TmaAsync) {
     if (Seen.Tx && *R.TxBytes > R.PayloadBytes)
       error(A.Range.getBegin(),
-            "ts::tx_bytes(" + std::to_string(*R.TxBytes) + ") exceeds the payload of " +
-                std::to_string(R.PayloadBytes) + " bytes",
+            "ts::tx_bytes(" + std::to_string(*R.TxBytes) +
+                ") exceeds the payload of " + std::to_string(R.PayloadBytes) +
+                " bytes",
             "TMA cannot deliver more bytes than a stage holds");
   } else if (Seen.Tx) {
-    error(A.Range.getBegin(), "ts::tx_bytes applies only to ts::tma_async resources",
+    error(A.Range.getBegin(),
+          "ts::tx_bytes applies only to ts::tma_async resources",
           "remove it, or make the resource ts::tma_async");
   }
   if (Seen.Kind && !isPipelined(R.Kind) && R.Stages != 1)
     error(A.Range.getBegin(),
-          std::string("a ts::") + pipelineKindName(R.Kind) + " resource has no stages",
+          std::string("a ts::") + pipelineKindName(R.Kind) +
+              " resource has no stages",
           R.Kind == PipelineKind::TaskOwned
-              ? "remove ts::stages; for several buffers, give the struct an array of them"
+              ? "remove ts::stages; for several buffers, give the struct an "
+                "array of them"
               : "remove ts::stages, or make the resource a pipeline");
   if (Seen.Kind && R.Multicast && R.Kind != PipelineKind::TmaAsync)
-    error(fromHandle(R.MulticastLoc),
-          std::string("ts::multicast applies only to ts::tma_async resources, not ts::") +
-              pipelineKindName(R.Kind),
-          "only TMA loads multicast across a cluster; remove ts::multicast or make the "
-          "resource ts::tma_async");
+    error(
+        fromHandle(R.MulticastLoc),
+        std::string(
+            "ts::multicast applies only to ts::tma_async resources, not ts::") +
+            pipelineKindName(R.Kind),
+        "only TMA loads multicast across a cluster; remove ts::multicast or "
+        "make the "
+        "resource ts::tma_async");
 }
 
 } // namespace ts

@@ -1,6 +1,6 @@
 //===- ExtractTask.cpp - [[ts::task]] to Task -----------------------------===//
-#include "frontend/Extractor.h"
 #include "frontend/DiagEmitter.h"
+#include "frontend/Extractor.h"
 #include "frontend/Schedule.h"
 #include "frontend/Vocabulary.h"
 
@@ -35,15 +35,18 @@ bool Extractor::ownedParam(const ParmVarDecl *P, Task &T, TaskParam &TP) {
     return false;
   const Resource &R = X.P.Resources[*Res];
   if (R.Kind != PipelineKind::TaskOwned) {
-    error(P->getLocation(), "ts::owned<" + R.Name + ">: '" + R.Name + "' is a ts::" +
-                                pipelineKindName(R.Kind) + " resource",
-          "declare it [[ts::resource(ts::task_owned)]], or take a producer or consumer "
+    error(P->getLocation(),
+          "ts::owned<" + R.Name + ">: '" + R.Name +
+              "' is a ts::" + pipelineKindName(R.Kind) + " resource",
+          "declare it [[ts::resource(ts::task_owned)]], or take a producer or "
+          "consumer "
           "handle of it",
           fromHandle(R.Loc));
     return false;
   }
   if (T.owns(*Res)) {
-    error(P->getLocation(), "task '" + T.Name + "' takes '" + R.Name + "' twice",
+    error(P->getLocation(),
+          "task '" + T.Name + "' takes '" + R.Name + "' twice",
           "one ts::owned parameter per resource");
     return false;
   }
@@ -66,8 +69,10 @@ void Extractor::taskOption(const Expr *E, Task &T, bool &HaveWarps,
     if (auto V = evaluate(E, "ts::warps")) {
       int64_t First = field(*V, 0), Count = field(*V, 1);
       if (First < 0 || Count < 1 || First + Count > 32)
-        error(L, "ts::warps(" + std::to_string(First) + ", " + std::to_string(Count) +
-                     ") is not a warp range inside a block",
+        error(L,
+              "ts::warps(" + std::to_string(First) + ", " +
+                  std::to_string(Count) +
+                  ") is not a warp range inside a block",
               "a block has at most 32 warps: ts::warps(first, count) needs "
               "first >= 0, count >= 1, first + count <= 32");
       else {
@@ -81,32 +86,39 @@ void Extractor::taskOption(const Expr *E, Task &T, bool &HaveWarps,
   }
 }
 
-bool Extractor::taskDeclarationOk(const FunctionDecl *FD, const FunctionDecl *Def,
-                                  const Task &T) {
+bool Extractor::taskDeclarationOk(const FunctionDecl *FD,
+                                  const FunctionDecl *Def, const Task &T) {
   if (!Def) {
-    error(FD->getLocation(), "task '" + T.Name + "' has no definition in this file",
-          "define the task function in the translation unit that declares its kernel");
+    error(FD->getLocation(),
+          "task '" + T.Name + "' has no definition in this file",
+          "define the task function in the translation unit that declares its "
+          "kernel");
     return false;
   }
-  if (isa<CXXMethodDecl>(FD) || FD->getTemplatedKind() != FunctionDecl::TK_NonTemplate) {
-    error(FD->getLocation(), "task '" + T.Name + "' must be a non-template free function",
+  if (isa<CXXMethodDecl>(FD) ||
+      FD->getTemplatedKind() != FunctionDecl::TK_NonTemplate) {
+    error(FD->getLocation(),
+          "task '" + T.Name + "' must be a non-template free function",
           "make it a plain __device__ function");
     return false;
   }
   if (FD->isVariadic()) {
     error(FD->getLocation(), "task '" + T.Name + "' is variadic",
-          "list the parameters the task takes; they bind to kernel parameters by name");
+          "list the parameters the task takes; they bind to kernel parameters "
+          "by name");
     return false;
   }
   if (!Def->hasAttr<CUDADeviceAttr>())
-    error(FD->getLocation(), "task '" + T.Name + "' is not a __device__ function",
+    error(FD->getLocation(),
+          "task '" + T.Name + "' is not a __device__ function",
           "declare it '__device__ void " + T.Name + "(...)'");
 
   return true;
 }
 
-bool Extractor::handleParam(const ParmVarDecl *P, bool IsProd, Task &T, TaskParam &TP,
-                            std::map<const ParmVarDecl *, HandleParam> &Handles) {
+bool Extractor::handleParam(
+    const ParmVarDecl *P, bool IsProd, Task &T, TaskParam &TP,
+    std::map<const ParmVarDecl *, HandleParam> &Handles) {
   QualType PT = P->getType();
   Role R = IsProd ? Role::Producer : Role::Consumer;
   if (PT->isReferenceType()) {
@@ -124,16 +136,19 @@ bool Extractor::handleParam(const ParmVarDecl *P, bool IsProd, Task &T, TaskPara
   TP.Resource = *Res;
   std::vector<unsigned> &Side = IsProd ? T.Produces : T.Consumes;
   if (std::find(Side.begin(), Side.end(), *Res) != Side.end()) {
-    error(P->getLocation(), "task '" + T.Name + "' has two " +
-                                (IsProd ? "producer" : "consumer") +
-                                " handles for '" + X.P.Resources[*Res].Name + "'",
+    error(P->getLocation(),
+          "task '" + T.Name + "' has two " +
+              (IsProd ? "producer" : "consumer") + " handles for '" +
+              X.P.Resources[*Res].Name + "'",
           "one handle per resource and role");
     return false;
   }
   if (X.P.Resources[*Res].Kind == PipelineKind::TaskOwned) {
     error(P->getLocation(),
-          "'" + X.P.Resources[*Res].Name + "' is task-owned shared memory, not a pipeline",
-          "take it as 'ts::owned<" + X.P.Resources[*Res].Name + "> " + TP.Name + "'");
+          "'" + X.P.Resources[*Res].Name +
+              "' is task-owned shared memory, not a pipeline",
+          "take it as 'ts::owned<" + X.P.Resources[*Res].Name + "> " + TP.Name +
+              "'");
     return false;
   }
   Side.push_back(*Res);
@@ -141,8 +156,9 @@ bool Extractor::handleParam(const ParmVarDecl *P, bool IsProd, Task &T, TaskPara
   return true;
 }
 
-void Extractor::taskParams(const FunctionDecl *Def, Task &T,
-                           std::map<const ParmVarDecl *, HandleParam> &Handles) {
+void Extractor::taskParams(
+    const FunctionDecl *Def, Task &T,
+    std::map<const ParmVarDecl *, HandleParam> &Handles) {
   for (const ParmVarDecl *P : Def->parameters()) {
     TaskParam TP;
     TP.Name = P->getNameAsString();
@@ -157,7 +173,8 @@ void Extractor::taskParams(const FunctionDecl *Def, Task &T,
         continue;
     } else if (TP.Name.empty()) {
       error(P->getLocation(), "task parameter needs a name",
-            "non-handle parameters bind to the kernel parameter of the same name");
+            "non-handle parameters bind to the kernel parameter of the same "
+            "name");
       continue;
     }
     T.Params.push_back(std::move(TP));

@@ -21,7 +21,8 @@ namespace ts {
 
 class Extractor {
 public:
-  Extractor(clang::ASTContext &Ctx, bool Generated) : Ctx(Ctx), Generated(Generated) {}
+  Extractor(clang::ASTContext &Ctx, bool Generated)
+      : Ctx(Ctx), Generated(Generated) {}
   Extraction run(const std::vector<SeenAttr> &Attrs);
 
 private:
@@ -44,19 +45,21 @@ private:
   void taskOption(const clang::Expr *E, Task &T, bool &HaveWarps,
                   std::map<std::string, clang::SourceLocation> &Given);
   /// A function libts can inline as a task (errors if not).
-  bool taskDeclarationOk(const clang::FunctionDecl *FD, const clang::FunctionDecl *Def,
-                         const Task &T);
+  bool taskDeclarationOk(const clang::FunctionDecl *FD,
+                         const clang::FunctionDecl *Def, const Task &T);
   void taskParams(const clang::FunctionDecl *Def, Task &T,
                   std::map<const clang::ParmVarDecl *, HandleParam> &Handles);
   /// A producer or consumer handle parameter; false after an error.
-  bool handleParam(const clang::ParmVarDecl *P, bool IsProd, Task &T, TaskParam &TP,
+  bool handleParam(const clang::ParmVarDecl *P, bool IsProd, Task &T,
+                   TaskParam &TP,
                    std::map<const clang::ParmVarDecl *, HandleParam> &Handles);
   bool ownedParam(const clang::ParmVarDecl *P, Task &T, TaskParam &TP);
   void kernel(const SeenAttr &A);
   /// The kernel's declaration is one libts can give a body (errors if not).
   bool kernelDeclarationOk(const clang::FunctionDecl *FD, const Kernel &K);
   /// Spellings of the declaration; Ok becomes false after an error.
-  KernelSource kernelSource(const clang::FunctionDecl *FD, const Kernel &K, bool &Ok);
+  KernelSource kernelSource(const clang::FunctionDecl *FD, const Kernel &K,
+                            bool &Ok);
   /// A parameter as the definition repeats it (without a default argument).
   std::optional<std::string> kernelParamText(const clang::ParmVarDecl *P);
   void kernelArg(const SeenArg &Arg, const clang::FunctionDecl *FD, Kernel &K,
@@ -68,15 +71,19 @@ private:
                       const clang::FunctionDecl *FD, const Kernel &K);
   /// The ';' ending the declaration, where the generated text goes;
   /// invalid after an error.
-  clang::SourceLocation kernelSemi(const clang::FunctionDecl *FD, const Kernel &K);
-  std::optional<clang::APValue> evaluate(const clang::Expr *E, const char *What);
+  clang::SourceLocation kernelSemi(const clang::FunctionDecl *FD,
+                                   const Kernel &K);
+  std::optional<clang::APValue> evaluate(const clang::Expr *E,
+                                         const char *What);
   /// Parses E (at L) if it is one of the rows' options; false if none.
   template <class Entity>
-  bool intOption(const std::vector<IntOption<Entity>> &Rows, const clang::Expr *E,
-                 clang::SourceLocation L, Entity &Out,
+  bool intOption(const std::vector<IntOption<Entity>> &Rows,
+                 const clang::Expr *E, clang::SourceLocation L, Entity &Out,
                  std::map<std::string, clang::SourceLocation> &Given);
-  std::vector<const clang::Expr *> exprArgs(const SeenAttr &A, const char *What);
-  std::optional<unsigned> resourceOf(clang::QualType T, clang::SourceLocation Loc);
+  std::vector<const clang::Expr *> exprArgs(const SeenAttr &A,
+                                            const char *What);
+  std::optional<unsigned> resourceOf(clang::QualType T,
+                                     clang::SourceLocation Loc);
   /// The resources named by `ts::Template<Rs...>`; nullopt after an error.
   std::optional<std::vector<unsigned>> resourceList(clang::QualType Ty,
                                                     llvm::StringRef Template,

@@ -43,16 +43,18 @@ const FunctionDecl *followed(const CallExpr *C) {
   const FunctionDecl *F = C->getDirectCallee();
   if (!F || inLibts(F))
     return nullptr;
-  if (const auto *M = dyn_cast<CXXMethodDecl>(F); M && M->getParent()->isLambda())
+  if (const auto *M = dyn_cast<CXXMethodDecl>(F);
+      M && M->getParent()->isLambda())
     return nullptr;
   return F;
 }
 
 /// The first schedule call in F's body or in the functions it calls.
-const CallExpr *scheduleCallIn(const FunctionDecl *F, std::set<const Decl *> &Seen,
-                               unsigned Depth) {
+const CallExpr *scheduleCallIn(const FunctionDecl *F,
+                               std::set<const Decl *> &Seen, unsigned Depth) {
   const FunctionDecl *Def = nullptr;
-  if (Depth > 8 || !F->hasBody(Def) || !Def || !Seen.insert(Def->getCanonicalDecl()).second)
+  if (Depth > 8 || !F->hasBody(Def) || !Def ||
+      !Seen.insert(Def->getCanonicalDecl()).second)
     return nullptr;
   CallSites Calls;
   Calls.TraverseStmt(Def->getBody());

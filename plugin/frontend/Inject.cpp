@@ -1,4 +1,5 @@
-//===- Inject.cpp - Generated kernels parsed in the same compile -----------===//
+//===- Inject.cpp - Generated kernels parsed in the same compile
+//-----------===//
 #include "frontend/Inject.h"
 #include "frontend/DiagEmitter.h"
 #include "frontend/Extract.h"
@@ -15,9 +16,11 @@ namespace {
 constexpr const char *PragmaName = "__libts_generate";
 constexpr const char *BufferPrefix = "libts generated: ";
 
-/// What follows the declaration of the kernel at `Loc` (Driver::afterDeclaration).
+/// What follows the declaration of the kernel at `Loc`
+/// (Driver::afterDeclaration).
 std::string definitionAt(const InjectState &St, SourceLocation Loc) {
-  Extraction X = extract(*St.Ctx, collectAttrs(*St.Ctx), /*GeneratedMode=*/false);
+  Extraction X =
+      extract(*St.Ctx, collectAttrs(*St.Ctx), /*GeneratedMode=*/false);
   if (!X.Diags.empty())
     return "";
   for (size_t I = 0; I < X.P.Kernels.size(); ++I) {
@@ -33,7 +36,8 @@ public:
   explicit GenerateHandler(std::shared_ptr<InjectState> St)
       : PragmaHandler(PragmaName), St(std::move(St)) {}
 
-  void HandlePragma(Preprocessor &PP, PragmaIntroducer Intro, Token &Tok) override {
+  void HandlePragma(Preprocessor &PP, PragmaIntroducer Intro,
+                    Token &Tok) override {
     PP.Lex(Tok);
     uint64_t Raw = 0;
     bool Ok = Tok.is(tok::numeric_constant) &&
@@ -42,14 +46,15 @@ public:
       PP.Lex(Tok);
     if (!Ok || !St->Ctx)
       return;
-    SourceLocation Kernel = SourceLocation::getFromRawEncoding(SourceLocation::UIntTy(Raw));
+    SourceLocation Kernel =
+        SourceLocation::getFromRawEncoding(SourceLocation::UIntTy(Raw));
     std::string Text = definitionAt(*St, Kernel);
     if (Text.empty())
       return;
     SourceManager &SM = PP.getSourceManager();
-    FileID F = SM.createFileID(
-        llvm::MemoryBuffer::getMemBufferCopy(Text, std::string(BufferPrefix) + "kernel"),
-        SrcMgr::C_User, 0, 0, Intro.Loc);
+    FileID F = SM.createFileID(llvm::MemoryBuffer::getMemBufferCopy(
+                                   Text, std::string(BufferPrefix) + "kernel"),
+                               SrcMgr::C_User, 0, 0, Intro.Loc);
     PP.EnterSourceFile(F, nullptr, Intro.Loc);
   }
 
@@ -69,7 +74,8 @@ void markGeneration(Preprocessor &PP) {
 
 bool injecting(Sema &S) {
   Preprocessor &PP = S.getPreprocessor();
-  const MacroInfo *MI = PP.getMacroInfo(PP.getIdentifierInfo("__LIBTS_GENERATED__"));
+  const MacroInfo *MI =
+      PP.getMacroInfo(PP.getIdentifierInfo("__LIBTS_GENERATED__"));
   if (!MI)
     return false;
   // Ours comes from the predefines; a file libts emitted defines it itself.
@@ -80,7 +86,8 @@ void requestDefinition(Sema &S, const Decl *Kernel) {
   Preprocessor &PP = S.getPreprocessor();
   SourceLocation At = Kernel->getEndLoc();
   std::string Arg = "\"" + std::string(PragmaName) + " " +
-                    std::to_string(Kernel->getLocation().getRawEncoding()) + "\"";
+                    std::to_string(Kernel->getLocation().getRawEncoding()) +
+                    "\"";
   // _Pragma ( "..." ): lexed after the current token, the declaration's ';'.
   auto Toks = std::make_unique<Token[]>(4);
   for (unsigned I = 0; I < 4; ++I) {

@@ -29,7 +29,8 @@ struct InjectState {
 };
 
 /// Adds the pragma handler that parses a kernel's definition.
-void enableInjection(clang::Preprocessor &PP, std::shared_ptr<InjectState> State);
+void enableInjection(clang::Preprocessor &PP,
+                     std::shared_ptr<InjectState> State);
 
 /// Turns generation on: defines __LIBTS_GENERATED__ in the predefines,
 /// which is how generation is recognised. Call after any precompiled

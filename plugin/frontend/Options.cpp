@@ -1,4 +1,5 @@
-//===- Options.cpp - The integer options of the attributes -----------------===//
+//===- Options.cpp - The integer options of the attributes
+//-----------------===//
 #include "frontend/Options.h"
 #include "plan/Target.h"
 
@@ -7,10 +8,12 @@ namespace ts {
 const std::vector<IntOption<Resource>> &resourceIntOptions() {
   static const std::vector<IntOption<Resource>> Rows = {
       {"stages_t", "ts::stages", 1, 64, false, "ts::stages({}) is out of range",
-       "a pipeline has between 1 and 64 stages", "ts::stages({}) is out of range",
+       "a pipeline has between 1 and 64 stages",
+       "ts::stages({}) is out of range",
        "a pipeline has between 1 and 64 stages",
        [](Resource &R, int64_t N) { R.Stages = unsigned(N); }},
-      {"tx_bytes_t", "ts::tx_bytes", 1, INT64_MAX, false, "ts::tx_bytes must be positive",
+      {"tx_bytes_t", "ts::tx_bytes", 1, INT64_MAX, false,
+       "ts::tx_bytes must be positive",
        "give the bytes one stage's TMA copies deliver", "", "",
        [](Resource &R, int64_t N) { R.TxBytes = uint64_t(N); }},
       {"align_t", "ts::align", 16, INT64_MAX, true,
@@ -26,7 +29,8 @@ const std::vector<IntOption<Task>> &taskIntOptions() {
       {"regs_t", "ts::regs", 0, INT64_MAX, false, "ts::regs({}) is negative",
        "setmaxnreg takes a multiple of 8 between 24 and 256", "", "",
        [](Task &T, int64_t N) { T.Regs = unsigned(N); }},
-      {"cta_t", "ts::cta", 0, INT64_MAX, false, "ts::cta rank must not be negative",
+      {"cta_t", "ts::cta", 0, INT64_MAX, false,
+       "ts::cta rank must not be negative",
        "give a CTA rank within the cluster", "", "",
        [](Task &T, int64_t N) { T.Cta = unsigned(N); }},
   };
@@ -36,7 +40,8 @@ const std::vector<IntOption<Task>> &taskIntOptions() {
 const std::vector<IntOption<Kernel>> &kernelIntOptions() {
   static const std::vector<IntOption<Kernel>> Rows = {
       {"smem_capacity_t", "ts::smem_capacity", 1, int64_t(UINT32_MAX), false,
-       "ts::smem_capacity must be positive", "give the target's bytes per block",
+       "ts::smem_capacity must be positive",
+       "give the target's bytes per block",
        "ts::smem_capacity({}) exceeds the 32-bit shared-memory window",
        "give the target's bytes per block (" +
            std::to_string(targetSm90a().SmemCapacity) + " on sm_90)",

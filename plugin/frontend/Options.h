@@ -19,7 +19,7 @@
 namespace ts {
 
 template <class Entity> struct IntOption {
-  const char *Record;   ///< The option's value type in namespace ts: "stages_t".
+  const char *Record; ///< The option's value type in namespace ts: "stages_t".
   const char *Spelling; ///< "ts::stages".
   int64_t Min, Max;     ///< Accepted values, inclusive.
   bool PowerOfTwo;

@@ -21,14 +21,16 @@ std::string classify(const Stmt *S, const Stmt *Parent) {
   if (isa<DoStmt>(S))
     return "a 'do' loop";
   if (const auto *FR = dyn_cast<CXXForRangeStmt>(S);
-      FR && FR->getRangeInit() && tsRecord(FR->getRangeInit()->getType(), "domain"))
+      FR && FR->getRangeInit() &&
+      tsRecord(FR->getRangeInit()->getType(), "domain"))
     return "a second ts::domain loop";
   if (isa<ForStmt>(S) || isa<CXXForRangeStmt>(S))
     return "a 'for' loop that is not the task's ts::domain loop";
   if (isa<SwitchStmt>(S))
     return "a 'switch'";
   if (isa<IfStmt>(S))
-    return "an 'if' other than one 'if (i.first())' / 'if (i.last())' directly in the "
+    return "an 'if' other than one 'if (i.first())' / 'if (i.last())' directly "
+           "in the "
            "domain loop";
   if (isa<CXXTryStmt>(S))
     return "a 'try' block";

@@ -1,4 +1,5 @@
-//===- Position.h - Why an operation is where the model cannot see it -*- C++ -*-===//
+//===- Position.h - Why an operation is where the model cannot see it -*- C++
+//-*-===//
 //
 // Ops stand only at the top level of a task body, its domain loop or a
 // first/last guard. When one is elsewhere, the error names the construct
@@ -15,8 +16,8 @@
 namespace ts {
 
 struct PositionCause {
-  std::string What;              ///< "a 'while' loop", "a lambda", ...; "" if unknown.
-  clang::SourceLocation Where;   ///< Where that construct starts.
+  std::string What; ///< "a 'while' loop", "a lambda", ...; "" if unknown.
+  clang::SourceLocation Where; ///< Where that construct starts.
 };
 
 /// The innermost construct between the call and the task body that hides

@@ -1,13 +1,14 @@
-//===- Schedule.cpp - Task body to head/loop/tail ops ----------------------===//
+//===- Schedule.cpp - Task body to head/loop/tail ops
+//----------------------===//
 #include "frontend/Schedule.h"
-#include "frontend/Walker.h"
-#include "frontend/DiagEmitter.h"
-#include "frontend/Position.h"
-#include "frontend/Vocabulary.h"
-#include "frontend/Wgmma.h"
 #include "frontend/AsyncStores.h"
+#include "frontend/DiagEmitter.h"
 #include "frontend/HiddenCalls.h"
+#include "frontend/Position.h"
 #include "frontend/Variance.h"
+#include "frontend/Vocabulary.h"
+#include "frontend/Walker.h"
+#include "frontend/Wgmma.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
@@ -57,7 +58,8 @@ struct HandleUses : RecursiveASTVisitor<HandleUses> {
       : Handles(H) {}
 
   const ParmVarDecl *handleOf(const Expr *E) {
-    if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E ? E->IgnoreParenImpCasts() : nullptr))
+    if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(
+            E ? E->IgnoreParenImpCasts() : nullptr))
       if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl()))
         if (Handles.count(P))
           return P;
@@ -66,8 +68,8 @@ struct HandleUses : RecursiveASTVisitor<HandleUses> {
   bool VisitCXXMemberCallExpr(CXXMemberCallExpr *C) {
     if (handleOf(C->getImplicitObjectArgument())) {
       Calls.push_back(C);
-      ObjectRefs.insert(
-          cast<DeclRefExpr>(C->getImplicitObjectArgument()->IgnoreParenImpCasts()));
+      ObjectRefs.insert(cast<DeclRefExpr>(
+          C->getImplicitObjectArgument()->IgnoreParenImpCasts()));
     }
     return true;
   }
@@ -95,7 +97,8 @@ struct PdlCalls : RecursiveASTVisitor<PdlCalls> {
 struct StageRefs : RecursiveASTVisitor<StageRefs> {
   const std::map<const VarDecl *, HandleParam> &Stages;
   std::vector<std::pair<const VarDecl *, SourceLocation>> Found;
-  explicit StageRefs(const std::map<const VarDecl *, HandleParam> &S) : Stages(S) {}
+  explicit StageRefs(const std::map<const VarDecl *, HandleParam> &S)
+      : Stages(S) {}
   bool VisitDeclRefExpr(DeclRefExpr *E) {
     if (const auto *V = dyn_cast<VarDecl>(E->getDecl()))
       if (Stages.count(V))
@@ -105,7 +108,6 @@ struct StageRefs : RecursiveASTVisitor<StageRefs> {
 };
 
 namespace {
-
 
 /// Stage variables that do not come from an op, and stages used inside
 /// lambdas: either hides when the stage is touched.
@@ -149,18 +151,21 @@ struct TmaLoads : RecursiveASTVisitor<TmaLoads> {
   struct Load {
     unsigned Resource;
     bool Always;
-    bool Multicast;    ///< load_*_multicast: fills the stage in other CTAs too.
+    bool Multicast; ///< load_*_multicast: fills the stage in other CTAs too.
     std::optional<uint64_t> Mask; ///< Its CTA mask template argument, if any.
     SourceLocation Loc;
-    Reads Dst, Coords; ///< Multicast: what its destination and coordinates read.
-    std::optional<std::string> Field; ///< Payload member written ("" the whole stage).
+    Reads Dst,
+        Coords; ///< Multicast: what its destination and coordinates read.
+    std::optional<std::string>
+        Field; ///< Payload member written ("" the whole stage).
   };
   ASTContext &Ctx;
   const std::map<const VarDecl *, HandleParam> &Stages;
   const Stmt *Top;
   std::vector<Load> Found;
 
-  TmaLoads(ASTContext &Ctx, const std::map<const VarDecl *, HandleParam> &S, const Stmt *Top)
+  TmaLoads(ASTContext &Ctx, const std::map<const VarDecl *, HandleParam> &S,
+           const Stmt *Top)
       : Ctx(Ctx), Stages(S), Top(Top) {}
 
   static bool isTmaLoad(const FunctionDecl *F) {
@@ -190,9 +195,10 @@ struct TmaLoads : RecursiveASTVisitor<TmaLoads> {
       Bar = Conv->getImplicitObjectArgument();
     }
     const auto *MC = dyn_cast<CXXMemberCallExpr>(stripExpr(Bar));
-    const auto *DRE = MC ? dyn_cast<DeclRefExpr>(
-                               MC->getImplicitObjectArgument()->IgnoreParenImpCasts())
-                         : nullptr;
+    const auto *DRE =
+        MC ? dyn_cast<DeclRefExpr>(
+                 MC->getImplicitObjectArgument()->IgnoreParenImpCasts())
+           : nullptr;
     return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
   }
   /// The payload member a destination points into: `s->b + off`,
@@ -207,17 +213,23 @@ struct TmaLoads : RecursiveASTVisitor<TmaLoads> {
         Dst = M->getBase();
       } else if (const auto *B = dyn_cast<BinaryOperator>(Dst);
                  B && (B->getOpcode() == BO_Add || B->getOpcode() == BO_Sub)) {
-        Dst = B->getLHS()->getType()->isPointerType() ? B->getLHS() : B->getRHS();
-      } else if (const auto *U = dyn_cast<UnaryOperator>(Dst); U && U->getOpcode() == UO_AddrOf) {
+        Dst =
+            B->getLHS()->getType()->isPointerType() ? B->getLHS() : B->getRHS();
+      } else if (const auto *U = dyn_cast<UnaryOperator>(Dst);
+                 U && U->getOpcode() == UO_AddrOf) {
         Dst = U->getSubExpr();
       } else if (const auto *AS = dyn_cast<ArraySubscriptExpr>(Dst)) {
         Dst = AS->getBase();
       } else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Dst);
-                 MC && tsRecord(MC->getImplicitObjectArgument()->getType(), "stage")) {
-        return Top ? Top->getMemberDecl()->getNameAsString() : std::string(); // s.get()
+                 MC && tsRecord(MC->getImplicitObjectArgument()->getType(),
+                                "stage")) {
+        return Top ? Top->getMemberDecl()->getNameAsString()
+                   : std::string(); // s.get()
       } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Dst);
-                 OC && OC->getNumArgs() && tsRecord(OC->getArg(0)->getType(), "stage")) {
-        return Top ? Top->getMemberDecl()->getNameAsString() : std::string(); // s->, *s
+                 OC && OC->getNumArgs() &&
+                 tsRecord(OC->getArg(0)->getType(), "stage")) {
+        return Top ? Top->getMemberDecl()->getNameAsString()
+                   : std::string(); // s->, *s
       } else {
         return std::nullopt;
       }
@@ -242,8 +254,13 @@ struct TmaLoads : RecursiveASTVisitor<TmaLoads> {
     // Unconditional only when the load is the whole statement.
     const auto *TopE = dyn_cast_or_null<Expr>(Top);
     bool Multicast = F->getName().ends_with("_multicast");
-    Found.push_back({It->second.Resource, TopE && stripExpr(TopE) == C, Multicast,
-                     Multicast ? maskArgument(F) : std::nullopt, C->getExprLoc(), {}, {},
+    Found.push_back({It->second.Resource,
+                     TopE && stripExpr(TopE) == C,
+                     Multicast,
+                     Multicast ? maskArgument(F) : std::nullopt,
+                     C->getExprLoc(),
+                     {},
+                     {},
                      payloadMember(C->getArg(0))});
     if (Multicast && C->getNumArgs() > 3) {
       // (dst, &map, c0, ..., barrier)
@@ -257,11 +274,11 @@ struct TmaLoads : RecursiveASTVisitor<TmaLoads> {
 
 } // namespace
 
-
 void Walker::error(SourceLocation L, std::string Msg, std::string Note,
                    SourceLocation NoteLoc) {
   Diag D{Check::Syntax, toHandle(L), std::move(Msg), {}};
-  D.Notes.push_back({toHandle(NoteLoc.isValid() ? NoteLoc : L), std::move(Note)});
+  D.Notes.push_back(
+      {toHandle(NoteLoc.isValid() ? NoteLoc : L), std::move(Note)});
   Diags.push_back(std::move(D));
 }
 
@@ -441,7 +458,8 @@ void Walker::body(const Stmt *B) {
 /// ops are Section::Inner; guards in it test its own variable.
 void Walker::innerLoop(const CXXForRangeStmt *FR) {
   if (InnerLoop) {
-    error(FR->getForLoc(), "a ts::domain loop may hold only one inner ts::domain loop",
+    error(FR->getForLoc(),
+          "a ts::domain loop may hold only one inner ts::domain loop",
           "the first inner ts::domain loop is here", InnerLoop->getForLoc());
     return;
   }
@@ -465,11 +483,12 @@ bool Walker::pdlStatement(const Stmt *S) {
     return false;
   AcceptedPdl.insert(C);
   if (Sec == Section::Loop || Sec == Section::Inner) {
-    error(C->getExprLoc(),
-          std::string(IsWait ? "ts::pdl_wait()" : "ts::pdl_launch_dependents()") +
-              " inside the ts::domain loop",
-          IsWait ? "wait once, before the domain loop"
-                 : "let dependents launch once, after the domain loop");
+    error(
+        C->getExprLoc(),
+        std::string(IsWait ? "ts::pdl_wait()" : "ts::pdl_launch_dependents()") +
+            " inside the ts::domain loop",
+        IsWait ? "wait once, before the domain loop"
+               : "let dependents launch once, after the domain loop");
     return true;
   }
   ts::Op Rec;
@@ -505,8 +524,8 @@ bool Walker::mmaGroupStatement(const Stmt *S) {
 }
 
 /// An op the walk did not accept: the error names what hides it.
-void Walker::misplaced(const Stmt *Call, const CompoundStmt *Body, const std::string &What,
-                       const char *Hint) {
+void Walker::misplaced(const Stmt *Call, const CompoundStmt *Body,
+                       const std::string &What, const char *Hint) {
   std::vector<const Stmt *> Loops{Loop};
   if (InnerLoop)
     Loops.push_back(InnerLoop);
@@ -516,7 +535,8 @@ void Walker::misplaced(const Stmt *Call, const CompoundStmt *Body, const std::st
     error(At, What + " is in a position libts cannot verify", Hint);
     return;
   }
-  error(At, What + " is inside " + Cause.What + ", where libts cannot verify it",
+  error(At,
+        What + " is inside " + Cause.What + ", where libts cannot verify it",
         Cause.What + " starts here", Cause.Where);
   Diags.back().Notes.push_back({toHandle(At), Hint});
 }
@@ -527,8 +547,10 @@ void Walker::checkPdlPositions(const CompoundStmt *Body) {
   for (const CallExpr *C : Calls.Found)
     if (!AcceptedPdl.count(C))
       misplaced(C, Body, "'" + C->getDirectCallee()->getNameAsString() + "'",
-                "call it as a statement of its own at the top level of the task body, "
-                "before or after the ts::domain loop, not inside a block, condition or "
+                "call it as a statement of its own at the top level of the "
+                "task body, "
+                "before or after the ts::domain loop, not inside a block, "
+                "condition or "
                 "lambda");
 }
 
@@ -628,7 +650,8 @@ void Walker::deriveStages(const Stmt *S, const StageRefs &Refs) {
 }
 
 const VarDecl *Walker::stageVar(const Expr *E) const {
-  const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E ? stripExpr(E)->IgnoreImpCasts() : nullptr);
+  const auto *DRE = dyn_cast_or_null<DeclRefExpr>(
+      E ? stripExpr(E)->IgnoreImpCasts() : nullptr);
   const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
   return V && Stages.count(V) ? V : nullptr;
 }
@@ -646,10 +669,12 @@ void Walker::bindOperands(const OpCall &Op, const VarDecl *Bound, ts::Op &Rec) {
       Rec.Stage = StageIds[Bound] = int(StageIds.size());
     }
     if (C->getNumArgs() == 1) {
-      const auto *DRE = dyn_cast<DeclRefExpr>(stripExpr(C->getArg(0))->IgnoreImpCasts());
+      const auto *DRE =
+          dyn_cast<DeclRefExpr>(stripExpr(C->getArg(0))->IgnoreImpCasts());
       const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
       auto It = V ? TokenOps.find(V) : TokenOps.end();
-      bool Same = It != TokenOps.end() && T.Ops[It->second].Resource == Op.H.Resource &&
+      bool Same = It != TokenOps.end() &&
+                  T.Ops[It->second].Resource == Op.H.Resource &&
                   T.Ops[It->second].R == Op.H.R;
       Rec.Token = Same ? It->second : ts::Op::ForgedToken;
     }
@@ -670,12 +695,13 @@ void Walker::bindOperands(const OpCall &Op, const VarDecl *Bound, ts::Op &Rec) {
       return; // StageEscapes reports stages that do not come from an op.
     const HandleParam &H = Stages.at(V);
     if (H.Resource != Op.H.Resource || H.R != Op.H.R) {
-      error(C->getExprLoc(),
-            std::string(opKindName(Op.Kind)) + " takes a stage '" +
-                V->getNameAsString() + "' that another handle handed out",
-            "commit a stage to the producer handle that acquired it, release it "
-            "to the consumer handle that waited for it",
-            V->getLocation());
+      error(
+          C->getExprLoc(),
+          std::string(opKindName(Op.Kind)) + " takes a stage '" +
+              V->getNameAsString() + "' that another handle handed out",
+          "commit a stage to the producer handle that acquired it, release it "
+          "to the consumer handle that waited for it",
+          V->getLocation());
       return;
     }
     Rec.Stage = StageIds.at(V);
@@ -727,12 +753,17 @@ void Walker::checkJumps(const Stmt *S, bool InLoop, unsigned Breakable,
   }
   // The inner domain loop is a domain loop too: no jumps out of its body.
   bool IsDomain = S == Loop || (S == InnerLoop && InnerLoop);
-  bool NestedLoop = !IsDomain && (isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) ||
-                                isa<CXXForRangeStmt>(S));
+  bool NestedLoop = !IsDomain && (isa<ForStmt>(S) || isa<WhileStmt>(S) ||
+                                  isa<DoStmt>(S) || isa<CXXForRangeStmt>(S));
   bool Nested = NestedLoop || isa<SwitchStmt>(S);
   for (const Stmt *C : S->children())
-    checkJumps(C, InLoop || IsDomain, IsDomain ? 0 : Nested ? Breakable + 1 : Breakable,
-               IsDomain ? 0 : NestedLoop ? Continuable + 1 : Continuable);
+    checkJumps(C, InLoop || IsDomain,
+               IsDomain ? 0
+               : Nested ? Breakable + 1
+                        : Breakable,
+               IsDomain     ? 0
+               : NestedLoop ? Continuable + 1
+                            : Continuable);
 }
 
 /// `#pragma unroll` (any loop hint) on the domain loop changes how it is
@@ -772,7 +803,8 @@ void Walker::run(const CompoundStmt *Body) {
           "'" + H.Outer->getDirectCallee()->getNameAsString() + "' calls '" +
               H.Inner->getDirectCallee()->getQualifiedNameAsString() +
               "', which the verifier cannot follow into a function",
-          "call it in the task body, as a statement of its own, where the schedule "
+          "call it in the task body, as a statement of its own, where the "
+          "schedule "
           "shows when it runs",
           H.Inner->getExprLoc());
   HandleUses Uses(Handles);
@@ -781,8 +813,8 @@ void Walker::run(const CompoundStmt *Body) {
     if (Accepted.count(C))
       continue;
     // Destructors and operators have no identifier: name them as written.
-    std::string Name = C->getMethodDecl() ? C->getMethodDecl()->getNameAsString()
-                                          : "call";
+    std::string Name =
+        C->getMethodDecl() ? C->getMethodDecl()->getNameAsString() : "call";
     const auto *P = cast<ParmVarDecl>(
         cast<DeclRefExpr>(C->getImplicitObjectArgument()->IgnoreParenImpCasts())
             ->getDecl());
@@ -809,14 +841,18 @@ void Walker::run(const CompoundStmt *Body) {
   checkStageAssigns(Body);
   for (const VarDecl *V : Esc.Unbound)
     if (!Rejected.count(V))
-      error(V->getLocation(),
-            "stage '" + V->getNameAsString() + "' does not come from acquire() or wait()",
-            "take each stage as 'auto s = h.acquire();' or 'auto s = h.wait();' "
-            "and use that variable; a stage kept for a later iteration is declared "
-            "'ts::stage<R> prev;' where pipeline operations may stand");
+      error(
+          V->getLocation(),
+          "stage '" + V->getNameAsString() +
+              "' does not come from acquire() or wait()",
+          "take each stage as 'auto s = h.acquire();' or 'auto s = h.wait();' "
+          "and use that variable; a stage kept for a later iteration is "
+          "declared "
+          "'ts::stage<R> prev;' where pipeline operations may stand");
   for (const DeclRefExpr *R : Esc.InLambda)
     error(R->getLocation(),
-          "stage '" + R->getDecl()->getNameAsString() + "' is used inside a lambda",
+          "stage '" + R->getDecl()->getNameAsString() +
+              "' is used inside a lambda",
           "use the stage directly in the task body, where the verifier sees "
           "when it is touched");
   bool HasOps = !Uses.Calls.empty() || !AcceptedPdl.empty();

@@ -26,9 +26,10 @@ struct HandleParam {
 };
 
 /// Fills T.Ops and T.Dom from FD's body.
-void extractSchedule(clang::ASTContext &Ctx, const clang::FunctionDecl *FD,
-                     const std::map<const clang::ParmVarDecl *, HandleParam> &Handles,
-                     Task &T, DiagList &Diags);
+void extractSchedule(
+    clang::ASTContext &Ctx, const clang::FunctionDecl *FD,
+    const std::map<const clang::ParmVarDecl *, HandleParam> &Handles, Task &T,
+    DiagList &Diags);
 
 } // namespace ts
 

@@ -50,7 +50,8 @@ bool specialRegister(std::string Name, std::optional<Varying> &Out) {
   auto Is = [&](StringRef P) { return StringRef(Name).starts_with(P); };
   Out.reset();
   if (Is("ctaid_")) {
-    Out = Varying{Varying::Source::CtaIndex, unsigned(Name.back() - 'x'), 1, 0, "", 0};
+    Out = Varying{
+        Varying::Source::CtaIndex, unsigned(Name.back() - 'x'), 1, 0, "", 0};
     return Name.size() == 7 && Name.back() >= 'x' && Name.back() <= 'z';
   }
   if (Is("cluster_ctarank") || Is("cluster_ctaid_")) {
@@ -58,16 +59,19 @@ bool specialRegister(std::string Name, std::optional<Varying> &Out) {
     return true;
   }
   if (Is("tid_")) {
-    Out = Varying{Varying::Source::ThreadIndex, unsigned(Name.back() - 'x'), 1, 0, "", 0};
+    Out = Varying{
+        Varying::Source::ThreadIndex, unsigned(Name.back() - 'x'), 1, 0, "", 0};
     return Name.size() == 5 && Name.back() >= 'x' && Name.back() <= 'z';
   }
-  for (StringRef P : {"laneid", "warpid", "lanemask_", "clock", "globaltimer", "smid"})
+  for (StringRef P :
+       {"laneid", "warpid", "lanemask_", "clock", "globaltimer", "smid"})
     if (Is(P)) {
       Out = Varying{Varying::Source::Thread, 0, 1, 0, "", 0};
       return true;
     }
-  for (StringRef P : {"nctaid_", "ntid_", "clusterid_", "nclusterid_", "cluster_nctarank",
-                      "cluster_nctaid_", "is_explicit_cluster", "gridid", "nsmid", "nwarpid"})
+  for (StringRef P :
+       {"nctaid_", "ntid_", "clusterid_", "nclusterid_", "cluster_nctarank",
+        "cluster_nctaid_", "is_explicit_cluster", "gridid", "nsmid", "nwarpid"})
     if (Is(P))
       return true;
   return false;
@@ -93,7 +97,8 @@ struct LocalWrites {
   std::map<const VarDecl *, std::vector<const GCCAsmStmt *>> AsmOut;
   std::set<const VarDecl *> Escaped; ///< Address or non-const reference taken.
   /// Calls that take the local by non-const reference: parameter index.
-  std::map<const VarDecl *, std::vector<std::pair<const CallExpr *, unsigned>>> OutArgs;
+  std::map<const VarDecl *, std::vector<std::pair<const CallExpr *, unsigned>>>
+      OutArgs;
   /// Range-for variables: their values come from the range (a ts::domain's
   /// bounds), not from the iterator the loop hides.
   std::map<const VarDecl *, const Expr *> RangeOf;
@@ -107,7 +112,8 @@ struct RefCollector : RecursiveASTVisitor<RefCollector> {
     return true;
   }
   bool VisitDeclRefExpr(DeclRefExpr *E) {
-    if (const auto *V = dyn_cast<VarDecl>(E->getDecl()); V && V->hasLocalStorage())
+    if (const auto *V = dyn_cast<VarDecl>(E->getDecl());
+        V && V->hasLocalStorage())
       Refs.push_back(E);
     return true;
   }
@@ -130,7 +136,8 @@ ArgUse argUse(const Stmt *C, const Expr *Arg, unsigned &Index) {
   if (!F)
     return ArgUse::Unknown;
   unsigned Shift = isa<CXXOperatorCallExpr>(C) && isa<CXXMethodDecl>(F) ? 1 : 0;
-  for (unsigned I = Shift; I < Args.size() && I - Shift < F->getNumParams(); ++I)
+  for (unsigned I = Shift; I < Args.size() && I - Shift < F->getNumParams();
+       ++I)
     if (Args[I]->IgnoreParens() == Arg) {
       QualType T = F->getParamDecl(I - Shift)->getType();
       if (!T->isReferenceType() || T.getNonReferenceType().isConstQualified())
@@ -145,22 +152,25 @@ void classifyRef(const DeclRefExpr *Ref, ParentMap &PM, LocalWrites &W) {
   const auto *V = cast<VarDecl>(Ref->getDecl());
   const Stmt *P = PM.getParentIgnoreParens(Ref);
   if (const auto *IC = dyn_cast_or_null<ImplicitCastExpr>(P);
-      IC && (IC->getCastKind() == CK_LValueToRValue || IC->getCastKind() == CK_ArrayToPointerDecay))
+      IC && (IC->getCastKind() == CK_LValueToRValue ||
+             IC->getCastKind() == CK_ArrayToPointerDecay))
     return;
   if (const auto *BO = dyn_cast_or_null<BinaryOperator>(P);
       BO && BO->isAssignmentOp() && BO->getLHS()->IgnoreParens() == Ref) {
     W.Assigned[V].push_back(BO->getRHS());
     return;
   }
-  if (const auto *UO = dyn_cast_or_null<UnaryOperator>(P); UO && UO->isIncrementDecrementOp())
+  if (const auto *UO = dyn_cast_or_null<UnaryOperator>(P);
+      UO && UO->isIncrementDecrementOp())
     return;
   if (const auto *Asm = dyn_cast_or_null<GCCAsmStmt>(P)) {
     W.AsmOut[V].push_back(Asm);
     return;
   }
   unsigned Index = 0;
-  ArgUse Use = isa_and_nonnull<CallExpr, CXXConstructExpr>(P) ? argUse(P, Ref, Index)
-                                                              : ArgUse::Unknown;
+  ArgUse Use = isa_and_nonnull<CallExpr, CXXConstructExpr>(P)
+                   ? argUse(P, Ref, Index)
+                   : ArgUse::Unknown;
   if (Use == ArgUse::OutParam)
     W.OutArgs[V].push_back({cast<CallExpr>(P), Index});
   else if (Use == ArgUse::Unknown)
@@ -184,7 +194,8 @@ private:
   FoundList knownCall(const CallExpr *C, const FunctionDecl *F, bool &Known);
   bool enter(const CallExpr *C, const FunctionDecl *F, const FunctionDecl *Def);
   void leave(const FunctionDecl *Def, bool Anchor);
-  FoundList inlineCall(const CallExpr *C, const FunctionDecl *F, const FunctionDecl *Def);
+  FoundList inlineCall(const CallExpr *C, const FunctionDecl *F,
+                       const FunctionDecl *Def);
   FoundList outArgument(const CallExpr *C, unsigned I);
   FoundList written(const VarDecl *V, const LocalWrites &W, bool &Single);
   FoundList binary(const BinaryOperator *B);
@@ -192,7 +203,8 @@ private:
   FoundList local(const VarDecl *V);
   FoundList asmOutput(const GCCAsmStmt *Asm);
   FoundList children(const Stmt *S);
-  Found source(Varying::Source Src, unsigned Dim, std::string What, SourceLocation L);
+  Found source(Varying::Source Src, unsigned Dim, std::string What,
+               SourceLocation L);
   const LocalWrites &writes(const FunctionDecl *F);
 
   ASTContext &Ctx;
@@ -207,7 +219,8 @@ private:
   std::string AnchorName;
 };
 
-Found Finder::source(Varying::Source Src, unsigned Dim, std::string What, SourceLocation L) {
+Found Finder::source(Varying::Source Src, unsigned Dim, std::string What,
+                     SourceLocation L) {
   if (AnchorLoc.isValid()) {
     What = AnchorName;
     L = AnchorLoc;
@@ -273,7 +286,8 @@ FoundList Finder::expr(const Expr *E) {
     return binary(B);
   if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
     bool Cond;
-    if (!CO->getCond()->isValueDependent() && CO->getCond()->EvaluateAsBooleanCondition(Cond, Ctx))
+    if (!CO->getCond()->isValueDependent() &&
+        CO->getCond()->EvaluateAsBooleanCondition(Cond, Ctx))
       return expr(Cond ? CO->getTrueExpr() : CO->getFalseExpr());
     return children(E);
   }
@@ -291,18 +305,21 @@ FoundList Finder::expr(const Expr *E) {
 FoundList Finder::access(const Expr *E) {
   if (const auto *M = dyn_cast<MemberExpr>(E)) {
     // A field through a pointer is memory (an array field is an address).
-    if (M->isArrow() && !isa<CXXThisExpr>(M->getBase()->IgnoreParenImpCasts()) &&
+    if (M->isArrow() &&
+        !isa<CXXThisExpr>(M->getBase()->IgnoreParenImpCasts()) &&
         !M->getType()->isArrayType())
       Complete = false;
     return expr(M->getBase());
   }
   if (const auto *U = dyn_cast<UnaryOperator>(E)) {
-    if (U->getOpcode() == UO_Deref && isa<CXXThisExpr>(U->getSubExpr()->IgnoreParenImpCasts()))
+    if (U->getOpcode() == UO_Deref &&
+        isa<CXXThisExpr>(U->getSubExpr()->IgnoreParenImpCasts()))
       return expr(U->getSubExpr()); // *this: the object, not a load
     if (U->getOpcode() == UO_Deref)
       Complete = false;
     if (U->getOpcode() == UO_AddrOf)
-      if (const auto *AS = dyn_cast<ArraySubscriptExpr>(U->getSubExpr()->IgnoreParens()))
+      if (const auto *AS =
+              dyn_cast<ArraySubscriptExpr>(U->getSubExpr()->IgnoreParens()))
         return children(AS); // &a[i] is an address, not a load
     return children(E);
   }
@@ -312,9 +329,11 @@ FoundList Finder::access(const Expr *E) {
 }
 
 FoundList Finder::builtinVar(const PseudoObjectExpr *E) {
-  const auto *Prop = dyn_cast<MSPropertyRefExpr>(E->getSyntacticForm()->IgnoreParens());
+  const auto *Prop =
+      dyn_cast<MSPropertyRefExpr>(E->getSyntacticForm()->IgnoreParens());
   const auto *Base =
-      Prop ? dyn_cast<DeclRefExpr>(Prop->getBaseExpr()->IgnoreParenImpCasts()) : nullptr;
+      Prop ? dyn_cast<DeclRefExpr>(Prop->getBaseExpr()->IgnoreParenImpCasts())
+           : nullptr;
   if (!Base || !Base->getDecl()->getIdentifier())
     return expr(E->getResultExpr());
   StringRef Var = Base->getDecl()->getName();
@@ -328,13 +347,15 @@ FoundList Finder::builtinVar(const PseudoObjectExpr *E) {
   return {}; // gridDim, blockDim: the same in every CTA
 }
 
-FoundList Finder::knownCall(const CallExpr *C, const FunctionDecl *F, bool &Known) {
+FoundList Finder::knownCall(const CallExpr *C, const FunctionDecl *F,
+                            bool &Known) {
   Known = true;
   std::string Name = F->getIdentifier() ? F->getName().str() : "";
   std::string What = F->getQualifiedNameAsString() + "()";
   StringRef N(Name);
   if (const auto *M = dyn_cast<CXXMethodDecl>(F);
-      M && N.consume_front("__fetch_builtin_") && M->getParent()->getIdentifier()) {
+      M && N.consume_front("__fetch_builtin_") &&
+      M->getParent()->getIdentifier()) {
     // blockIdx.x and friends, as clang's CUDA headers spell them.
     StringRef Var = M->getParent()->getName();
     Var.consume_front("__cuda_builtin_");
@@ -357,7 +378,8 @@ FoundList Finder::knownCall(const CallExpr *C, const FunctionDecl *F, bool &Know
   }
   bool Atomic = N.starts_with("atomic") || N.starts_with("__nvvm_atom") ||
                 N.starts_with("__atomic_") || N.starts_with("__sync_fetch");
-  if (Atomic && (F->getBuiltinID() || isLibrary(F, SM) || SM.isInSystemHeader(F->getLocation())))
+  if (Atomic && (F->getBuiltinID() || isLibrary(F, SM) ||
+                 SM.isInSystemHeader(F->getLocation())))
     return {source(Varying::Source::Thread, 0, What, C->getExprLoc())};
   Known = false;
   return {};
@@ -379,22 +401,26 @@ FoundList Finder::call(const CallExpr *C) {
   // Builtins and libdevice (__nv_*) are functions of their arguments, but
   // for loads; other calls are opaque.
   StringRef N = F->getIdentifier() ? F->getName() : "";
-  bool Pure = (F->getBuiltinID() || N.starts_with("__nv_")) && !N.contains("ld");
+  bool Pure =
+      (F->getBuiltinID() || N.starts_with("__nv_")) && !N.contains("ld");
   if (!Pure)
     Complete = false;
   return children(C);
 }
 
-bool Finder::enter(const CallExpr *C, const FunctionDecl *F, const FunctionDecl *Def) {
+bool Finder::enter(const CallExpr *C, const FunctionDecl *F,
+                   const FunctionDecl *Def) {
   Frame Fr;
   unsigned First = 0;
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C))
     Fr.This = expr(MC->getImplicitObjectArgument());
-  else if (isa<CXXOperatorCallExpr>(C) && isa<CXXMethodDecl>(F) && C->getNumArgs()) {
+  else if (isa<CXXOperatorCallExpr>(C) && isa<CXXMethodDecl>(F) &&
+           C->getNumArgs()) {
     Fr.This = expr(C->getArg(0));
     First = 1;
   }
-  for (unsigned I = First; I < C->getNumArgs() && I - First < Def->getNumParams(); ++I)
+  for (unsigned I = First;
+       I < C->getNumArgs() && I - First < Def->getNumParams(); ++I)
     Fr.Params[Def->getParamDecl(I - First)] = expr(C->getArg(I));
   bool Anchor = AnchorLoc.isInvalid() && isLibrary(Def, SM);
   if (Anchor) {
@@ -413,7 +439,8 @@ void Finder::leave(const FunctionDecl *Def, bool Anchor) {
     AnchorLoc = SourceLocation();
 }
 
-FoundList Finder::inlineCall(const CallExpr *C, const FunctionDecl *F, const FunctionDecl *Def) {
+FoundList Finder::inlineCall(const CallExpr *C, const FunctionDecl *F,
+                             const FunctionDecl *Def) {
   bool Anchor = enter(C, F, Def);
   struct Returns : RecursiveASTVisitor<Returns> {
     std::vector<const Expr *> Values;
@@ -458,7 +485,8 @@ FoundList Finder::binary(const BinaryOperator *B) {
   int64_t C = R.Val.getInt().getExtValue();
   FoundList Out = expr(B->getLHS());
   for (Found &F : Out) {
-    bool Index = F.V.Src == Varying::Source::CtaIndex || F.V.Src == Varying::Source::ThreadIndex;
+    bool Index = F.V.Src == Varying::Source::CtaIndex ||
+                 F.V.Src == Varying::Source::ThreadIndex;
     if (!F.Exact || !Index || C <= 0 || (Op == BO_Shr && C >= 63))
       continue;
     if (Op == BO_Div || Op == BO_Shr) {
@@ -492,7 +520,8 @@ FoundList Finder::declRef(const DeclRefExpr *E) {
 
 /// The values written to V after its declaration: assignments, asm
 /// outputs and calls that take it by reference. Single: none.
-FoundList Finder::written(const VarDecl *V, const LocalWrites &W, bool &Single) {
+FoundList Finder::written(const VarDecl *V, const LocalWrites &W,
+                          bool &Single) {
   FoundList Out;
   Single = true;
   if (!Visiting.insert(V).second)
@@ -517,7 +546,8 @@ FoundList Finder::written(const VarDecl *V, const LocalWrites &W, bool &Single) 
 }
 
 FoundList Finder::local(const VarDecl *V) {
-  const auto *F = dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
+  const auto *F =
+      dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
   if (!F || Visiting.count(V))
     return {};
   const LocalWrites &W = writes(F);
@@ -566,7 +596,8 @@ Reads readsOf(ASTContext &Ctx, llvm::ArrayRef<const Expr *> Es) {
     for (Found &Fd : F.expr(E)) {
       bool Seen = false;
       for (const Varying &V : Out.Varies)
-        Seen |= V.Src == Fd.V.Src && V.Dim == Fd.V.Dim && V.Divisor == Fd.V.Divisor && V.Modulus == Fd.V.Modulus &&
+        Seen |= V.Src == Fd.V.Src && V.Dim == Fd.V.Dim &&
+                V.Divisor == Fd.V.Divisor && V.Modulus == Fd.V.Modulus &&
                 V.Loc == Fd.V.Loc;
       if (!Seen)
         Out.Varies.push_back(std::move(Fd.V));

@@ -1,4 +1,5 @@
-//===- Vocabulary.cpp - Recognising ts:: names in the AST ------------------===//
+//===- Vocabulary.cpp - Recognising ts:: names in the AST
+//------------------===//
 #include "frontend/Vocabulary.h"
 
 #include "clang/AST/ASTContext.h"
@@ -12,7 +13,8 @@ namespace ts {
 bool isTsDecl(const NamedDecl *D, llvm::StringRef Name) {
   if (!D || !D->getIdentifier() || D->getName() != Name)
     return false;
-  const auto *NS = dyn_cast<NamespaceDecl>(D->getDeclContext()->getRedeclContext());
+  const auto *NS =
+      dyn_cast<NamespaceDecl>(D->getDeclContext()->getRedeclContext());
   return NS && NS->getIdentifier() && NS->getName() == "ts" &&
          NS->getDeclContext()->getRedeclContext()->isTranslationUnit();
 }
@@ -71,7 +73,8 @@ const Expr *stripExpr(const Expr *E) {
 }
 
 const CallExpr *asPdlCall(const Expr *E, bool &IsWait) {
-  const auto *C = dyn_cast_or_null<CallExpr>(E ? E->IgnoreParenImpCasts() : nullptr);
+  const auto *C =
+      dyn_cast_or_null<CallExpr>(E ? E->IgnoreParenImpCasts() : nullptr);
   const FunctionDecl *F = C ? C->getDirectCallee() : nullptr;
   if (!F)
     return nullptr;

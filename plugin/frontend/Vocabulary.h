@@ -24,7 +24,8 @@ clang::QualType tsTemplateArg(clang::QualType T, llvm::StringRef Name,
                               unsigned Index = 0);
 
 /// Every type argument of a `ts::Name<Xs...>` specialisation, packs expanded.
-std::vector<clang::QualType> tsTemplateTypes(clang::QualType T, llvm::StringRef Name);
+std::vector<clang::QualType> tsTemplateTypes(clang::QualType T,
+                                             llvm::StringRef Name);
 
 /// `ts::pdl_wait()` or `ts::pdl_launch_dependents()` when E is a call to one.
 const clang::CallExpr *asPdlCall(const clang::Expr *E, bool &IsWait);

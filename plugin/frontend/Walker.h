@@ -1,4 +1,5 @@
-//===- Walker.h - The walk of one task body (internal) ------------*- C++ -*-===//
+//===- Walker.h - The walk of one task body (internal) ------------*- C++
+//-*-===//
 //
 // Internal to plugin/frontend: the walker that turns a task body into ops
 // (Schedule.cpp), shared with the files that handle one kind of statement
@@ -29,8 +30,9 @@ struct StageRefs;
 
 class Walker {
 public:
-  Walker(clang::ASTContext &Ctx, const std::map<const clang::ParmVarDecl *, HandleParam> &H,
-         Task &T, DiagList &Diags)
+  Walker(clang::ASTContext &Ctx,
+         const std::map<const clang::ParmVarDecl *, HandleParam> &H, Task &T,
+         DiagList &Diags)
       : Ctx(Ctx), Handles(H), T(T), Diags(Diags) {}
 
   void run(const clang::CompoundStmt *Body);
@@ -42,7 +44,8 @@ private:
     OpKind Kind;
   };
   std::optional<OpCall> asOp(const clang::Expr *E);
-  std::optional<OpCall> statementOp(const clang::Stmt *S, const clang::VarDecl *&Bound);
+  std::optional<OpCall> statementOp(const clang::Stmt *S,
+                                    const clang::VarDecl *&Bound);
   const clang::CXXForRangeStmt *asDomainLoop(const clang::Stmt *S);
   std::optional<Guard> asGuard(const clang::IfStmt *If);
   void statement(const clang::Stmt *S);
@@ -51,11 +54,12 @@ private:
   bool carryStatement(const clang::Stmt *S);
   void declareCarried(const clang::VarDecl *V);
   void assignCarried(const StageAssign &A);
-  void pushCarry(clang::SourceLocation L, std::string Text, const clang::VarDecl *To, int From);
+  void pushCarry(clang::SourceLocation L, std::string Text,
+                 const clang::VarDecl *To, int From);
   void checkStageAssigns(const clang::CompoundStmt *Body);
   void checkPdlPositions(const clang::CompoundStmt *Body);
-  void misplaced(const clang::Stmt *Call, const clang::CompoundStmt *Body, const std::string &What,
-                 const char *Hint);
+  void misplaced(const clang::Stmt *Call, const clang::CompoundStmt *Body,
+                 const std::string &What, const char *Hint);
   void guardedBody(const clang::Stmt *Then, Guard G);
   void recordDomain(const clang::CXXForRangeStmt *FR, Domain &D);
   void innerLoop(const clang::CXXForRangeStmt *FR);
@@ -74,16 +78,20 @@ private:
   Task &T;
   DiagList &Diags;
   std::map<const clang::VarDecl *, HandleParam> Stages;
-  std::map<const clang::VarDecl *, int> StageIds; ///< Op::Stage of each stage variable.
-  std::map<const clang::VarDecl *, int> TokenOps; ///< Token variable -> its try_ op.
-  std::set<const clang::VarDecl *> Carried;       ///< `ts::stage<R> prev;` variables.
-  std::set<const clang::VarDecl *> Rejected;      ///< Stage variables already reported.
+  std::map<const clang::VarDecl *, int>
+      StageIds; ///< Op::Stage of each stage variable.
+  std::map<const clang::VarDecl *, int>
+      TokenOps;                             ///< Token variable -> its try_ op.
+  std::set<const clang::VarDecl *> Carried; ///< `ts::stage<R> prev;` variables.
+  std::set<const clang::VarDecl *>
+      Rejected; ///< Stage variables already reported.
   std::set<const clang::Stmt *> AcceptedAssigns;
   std::set<const clang::CXXMemberCallExpr *> Accepted;
   std::set<const clang::CallExpr *> AcceptedPdl;
   Section Sec = Section::Head;
   Guard G = Guard::Always;
-  const clang::VarDecl *LoopVar = nullptr; ///< Of the innermost domain loop being walked.
+  const clang::VarDecl *LoopVar =
+      nullptr; ///< Of the innermost domain loop being walked.
   const clang::CXXForRangeStmt *Loop = nullptr;
   const clang::CXXForRangeStmt *InnerLoop = nullptr;
 };

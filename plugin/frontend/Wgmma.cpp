@@ -13,16 +13,19 @@ namespace ts {
 bool isWgmmaDecl(const FunctionDecl *F, llvm::StringRef Prefix) {
   if (!F || !F->getIdentifier() || !F->getName().starts_with(Prefix))
     return false;
-  const auto *NS = dyn_cast<NamespaceDecl>(F->getDeclContext()->getRedeclContext());
+  const auto *NS =
+      dyn_cast<NamespaceDecl>(F->getDeclContext()->getRedeclContext());
   if (!NS || !NS->getIdentifier() || NS->getName() != "wgmma")
     return false;
-  const auto *Outer = dyn_cast<NamespaceDecl>(NS->getDeclContext()->getRedeclContext());
+  const auto *Outer =
+      dyn_cast<NamespaceDecl>(NS->getDeclContext()->getRedeclContext());
   return Outer && Outer->getIdentifier() && Outer->getName() == "ts" &&
          Outer->getDeclContext()->getRedeclContext()->isTranslationUnit();
 }
 
 const CallExpr *asMmaGroupCall(const Expr *E, OpKind &Kind, unsigned &Pending) {
-  const auto *C = dyn_cast_or_null<CallExpr>(E ? E->IgnoreParenImpCasts() : nullptr);
+  const auto *C =
+      dyn_cast_or_null<CallExpr>(E ? E->IgnoreParenImpCasts() : nullptr);
   const FunctionDecl *F = C ? C->getDirectCallee() : nullptr;
   if (isWgmmaDecl(F, "commit_group")) {
     Kind = OpKind::MmaCommit;
@@ -31,7 +34,8 @@ const CallExpr *asMmaGroupCall(const Expr *E, OpKind &Kind, unsigned &Pending) {
   if (!isWgmmaDecl(F, "wait_group"))
     return nullptr;
   const TemplateArgumentList *Args = F->getTemplateSpecializationArgs();
-  if (!Args || Args->size() != 1 || Args->get(0).getKind() != TemplateArgument::Integral)
+  if (!Args || Args->size() != 1 ||
+      Args->get(0).getKind() != TemplateArgument::Integral)
     return nullptr;
   Kind = OpKind::MmaWait;
   Pending = unsigned(Args->get(0).getAsIntegral().getLimitedValue(~0u));
@@ -55,7 +59,8 @@ bool issuesMma(const Stmt *S) {
 }
 
 bool isWgmmaValue(const Expr *E) {
-  const auto *C = dyn_cast_or_null<CallExpr>(E ? stripExpr(E)->IgnoreImpCasts() : nullptr);
+  const auto *C =
+      dyn_cast_or_null<CallExpr>(E ? stripExpr(E)->IgnoreImpCasts() : nullptr);
   return C && isWgmmaDecl(C->getDirectCallee());
 }
 

@@ -1,4 +1,5 @@
-//===- Wgmma.h - Recognising ts::wgmma calls in task bodies ------*- C++ -*-===//
+//===- Wgmma.h - Recognising ts::wgmma calls in task bodies ------*- C++
+//-*-===//
 //
 // An MMA issued with ts::wgmma reads its shared-memory operands after the
 // call returns, until a wait_group sees its group complete. The schedule
@@ -21,7 +22,8 @@ bool isWgmmaDecl(const clang::FunctionDecl *F, llvm::StringRef Prefix = "");
 
 /// `ts::wgmma::commit_group()` or `ts::wgmma::wait_group<N>()` as E: the
 /// call, with Kind set and Pending = N for a wait.
-const clang::CallExpr *asMmaGroupCall(const clang::Expr *E, OpKind &Kind, unsigned &Pending);
+const clang::CallExpr *asMmaGroupCall(const clang::Expr *E, OpKind &Kind,
+                                      unsigned &Pending);
 
 /// Whether S issues an MMA (a call to ts::wgmma::mma*), anywhere inside.
 bool issuesMma(const clang::Stmt *S);

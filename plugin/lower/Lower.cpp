@@ -1,4 +1,5 @@
-//===- Lower.cpp - Generated CUDA source for a kernel ----------------------===//
+//===- Lower.cpp - Generated CUDA source for a kernel
+//----------------------===//
 //
 // The generated body is what a careful author would write by hand: barrier
 // init by one thread, fences, a block barrier, one setmaxnreg per warp
@@ -47,12 +48,14 @@ std::string kernelTraits(const KernelPlan &Plan, const KernelSource &KS) {
   OS << " " << closeScopes(KS.Scopes) << (KS.Scopes.empty() ? "" : " ")
      << "namespace ts { template <> struct kernel_traits<"
      << (KS.Address.empty() ? "&" + KS.QualifiedName : KS.Address)
-     << "> { static constexpr unsigned smem_bytes = " << Plan.Layout.DynamicBytes
+     << "> { static constexpr unsigned smem_bytes = "
+     << Plan.Layout.DynamicBytes
      << "u; static constexpr unsigned threads = " << Plan.Threads << "u;"
      << (Plan.Pdl ? " static constexpr bool pdl = true;" : "");
   if (Plan.ClusterCtas > 1)
     OS << " static constexpr unsigned cluster_x = " << Plan.Cluster[0]
-       << "u, cluster_y = " << Plan.Cluster[1] << "u, cluster_z = " << Plan.Cluster[2] << "u;";
+       << "u, cluster_y = " << Plan.Cluster[1]
+       << "u, cluster_z = " << Plan.Cluster[2] << "u;";
   OS << " }; }";
   if (!KS.Scopes.empty())
     OS << " " << openScopes(KS.Scopes);
@@ -65,7 +68,8 @@ class BodyWriter {
 public:
   BodyWriter(const Program &P, const KernelPlan &Plan, const KernelSource &KS,
              const std::vector<TaskSource> &Tasks, bool InScope)
-      : P(P), Plan(Plan), L(Plan.Layout), KS(KS), Tasks(Tasks), InScope(InScope) {}
+      : P(P), Plan(Plan), L(Plan.Layout), KS(KS), Tasks(Tasks),
+        InScope(InScope) {}
 
   std::string write() {
     unsigned Threads = Plan.Threads;
@@ -73,9 +77,9 @@ public:
       OS << openScopes(KS.Scopes) << (KS.Scopes.empty() ? "" : "\n");
     // Attribute spellings, not the CUDA headers' macros: preprocessed input
     // (-save-temps) has no macros left.
-    OS << "__attribute__((global)) void __attribute__((launch_bounds(" << Threads << ", 1))) "
-       << KS.Name
-       << "(" << KS.ParamsText << ")" << KS.Trailing << " {\n";
+    OS << "__attribute__((global)) void __attribute__((launch_bounds("
+       << Threads << ", 1))) " << KS.Name << "(" << KS.ParamsText << ")"
+       << KS.Trailing << " {\n";
     prologue();
     branches();
     // No CTA leaves while a peer may still arrive on its barriers.
@@ -90,11 +94,13 @@ public:
 private:
   static std::string warpTest(unsigned First, unsigned End) {
     std::string Hi = "ts_warp < " + std::to_string(End) + "u";
-    return First == 0 ? Hi : "ts_warp >= " + std::to_string(First) + "u && " + Hi;
+    return First == 0 ? Hi
+                      : "ts_warp >= " + std::to_string(First) + "u && " + Hi;
   }
 
   std::string barPtr(uint64_t Offset) {
-    return "reinterpret_cast<::uint64_t *>(ts_smem + " + std::to_string(Offset) + ")";
+    return "reinterpret_cast<::uint64_t *>(ts_smem + " +
+           std::to_string(Offset) + ")";
   }
 
   void prologue() {
@@ -102,7 +108,8 @@ private:
       OS << "  const unsigned ts_warp = ::ts::detail::warp_index();\n";
       return;
     }
-    OS << "  extern __attribute__((shared)) __attribute__((aligned(16))) unsigned char "
+    OS << "  extern __attribute__((shared)) __attribute__((aligned(16))) "
+          "unsigned char "
           "ts_smem_raw[];\n"
        << "  unsigned char *const ts_smem = ::ts::detail::align_base<"
        << L.BaseAlign << ">(ts_smem_raw);\n"
@@ -116,17 +123,19 @@ private:
       const Resource &Res = P.Resources[R.Resource];
       const ArrivalCounts &C = Plan.pipeline(R.Resource)->Counts;
       unsigned S = Res.Stages;
-      OS << "    ::ts::detail::init_barriers(" << barPtr(R.FullBarOffset) << ", "
-         << S << "u, " << C.Full << "u); // " << Res.Name << ".full\n"
-         << "    ::ts::detail::init_barriers(" << barPtr(R.EmptyBarOffset) << ", "
-         << S << "u, " << C.Empty << "u); // " << Res.Name << ".empty\n";
+      OS << "    ::ts::detail::init_barriers(" << barPtr(R.FullBarOffset)
+         << ", " << S << "u, " << C.Full << "u); // " << Res.Name << ".full\n"
+         << "    ::ts::detail::init_barriers(" << barPtr(R.EmptyBarOffset)
+         << ", " << S << "u, " << C.Empty << "u); // " << Res.Name
+         << ".empty\n";
     }
     OS << "    ::ts::detail::fence_barrier_init();\n"
        << "  }\n";
     // Peers arrive on and multicast into this CTA's barriers: all of the
     // cluster's must be initialised before any CTA goes on.
     if (Plan.ClusterCtas > 1)
-      OS << "  ::ts::detail::expect_cluster_ctas<" << Plan.ClusterCtas << "u>();\n"
+      OS << "  ::ts::detail::expect_cluster_ctas<" << Plan.ClusterCtas
+         << "u>();\n"
          << "  ::ts::detail::cluster_sync();\n";
     else
       OS << "  __syncthreads();\n";
@@ -135,9 +144,10 @@ private:
         continue;
       const Resource &Res = P.Resources[R.Resource];
       OS << "  const ::ts::detail::pipe ts_pipe_" << R.Resource << "{ts_smem + "
-         << R.DataOffset << ", " << R.StageStride << "u, " << Res.Stages << "u, "
-         << barPtr(R.FullBarOffset) << ", " << barPtr(R.EmptyBarOffset) << ", "
-         << Plan.pipeline(R.Resource)->TxBytes << "u, " << kindSpelling(Res.Kind);
+         << R.DataOffset << ", " << R.StageStride << "u, " << Res.Stages
+         << "u, " << barPtr(R.FullBarOffset) << ", " << barPtr(R.EmptyBarOffset)
+         << ", " << Plan.pipeline(R.Resource)->TxBytes << "u, "
+         << kindSpelling(Res.Kind);
       const PipelinePlan &PP = *Plan.pipeline(R.Resource);
       if (PP.Peers > 1)
         OS << ", " << PP.Peers << "u, " << PP.McastMask << "u";
@@ -151,9 +161,10 @@ private:
     unsigned Base = Plan.BaselineRegs;
     const std::vector<RegisterRegion> &Rs = Plan.Regions;
     // Without budgets the task branches stand alone.
-    bool Flat = std::none_of(Rs.begin(), Rs.end(), [&](const RegisterRegion &R) {
-      return R.Budget && *R.Budget != Base;
-    });
+    bool Flat =
+        std::none_of(Rs.begin(), Rs.end(), [&](const RegisterRegion &R) {
+          return R.Budget && *R.Budget != Base;
+        });
     if (Flat) {
       bool First = true;
       for (const RegisterRegion &R : Rs)
@@ -175,8 +186,9 @@ private:
       OS << "\n";
       First = false;
       if (Sets)
-        OS << "    ::ts::detail::setmaxnreg_" << (*R.Budget > Base ? "inc" : "dec")
-           << "<" << *R.Budget << ">();\n";
+        OS << "    ::ts::detail::setmaxnreg_"
+           << (*R.Budget > Base ? "inc" : "dec") << "<" << *R.Budget
+           << ">();\n";
       bool FirstTask = true;
       for (unsigned TI : R.Tasks) {
         const Task &T = P.Tasks[TI];
@@ -190,7 +202,8 @@ private:
 
   /// One task call with its cursors and drains. `Keyword` opens a branch on
   /// the task's warps ("" when the enclosing region is exactly the task).
-  void task(unsigned TI, const std::string &Keyword, const std::string &Indent) {
+  void task(unsigned TI, const std::string &Keyword,
+            const std::string &Indent) {
     const Task &T = P.Tasks[TI];
     std::string In = Indent;
     if (!Keyword.empty()) {
@@ -208,20 +221,23 @@ private:
         continue;
       }
       // The handle type as the task declares it: no resource name to spell.
-      std::string Handle = "::ts::detail::param_t<decltype(&" + Tasks[TI].QualifiedName +
-                           "), " + std::to_string(I) + ">";
+      std::string Handle = "::ts::detail::param_t<decltype(&" +
+                           Tasks[TI].QualifiedName + "), " + std::to_string(I) +
+                           ">";
       const ResourceLayout *RL = L.find(TP.Resource);
       if (!RL) {
         Args.push_back(Handle + "()");
         continue;
       }
       if (TP.K == TaskParam::Kind::Owned) {
-        Args.push_back(Handle + "(ts_smem + " + std::to_string(RL->DataOffset) + ")");
+        Args.push_back(Handle + "(ts_smem + " + std::to_string(RL->DataOffset) +
+                       ")");
         continue;
       }
       // One cursor per role: a task may produce and consume one resource.
-      std::string Cur = std::string(TP.R == Role::Producer ? "ts_prod_" : "ts_cons_") +
-                        std::to_string(TP.Resource);
+      std::string Cur =
+          std::string(TP.R == Role::Producer ? "ts_prod_" : "ts_cons_") +
+          std::to_string(TP.Resource);
       const PipelinePlan &PP = *Plan.pipeline(TP.Resource);
       std::string Pipe = "ts_pipe_" + std::to_string(TP.Resource);
       OS << In << "::ts::detail::cursor " << Cur << "{0u, "
@@ -229,9 +245,10 @@ private:
                                     : PP.ConsumerStartPhase)
          << "u};\n";
       if (TP.R == Role::Producer) {
-        Args.push_back(Handle + "(" + Pipe + ", " + Cur + ", ts_warp == " +
-                       std::to_string(T.FirstWarp) + "u)");
-        Drains.push_back("::ts::detail::producer_drain(" + Pipe + ", " + Cur + ");");
+        Args.push_back(Handle + "(" + Pipe + ", " + Cur +
+                       ", ts_warp == " + std::to_string(T.FirstWarp) + "u)");
+        Drains.push_back("::ts::detail::producer_drain(" + Pipe + ", " + Cur +
+                         ");");
       } else {
         // A consumer that never stores from a stage skips the store wait;
         // one that only reads through awaited MMAs hands back unfenced.
@@ -272,16 +289,18 @@ private:
 
 } // namespace
 
-std::string lowerKernel(const Program &P, const Kernel &K, const KernelPlan &Plan,
-                        const KernelSource &KS, const std::vector<TaskSource> &Tasks,
-                        bool InScope) {
+std::string lowerKernel(const Program &P, const Kernel &K,
+                        const KernelPlan &Plan, const KernelSource &KS,
+                        const std::vector<TaskSource> &Tasks, bool InScope) {
   return BodyWriter(P, Plan, KS, Tasks, InScope).write();
 }
 
 std::string definitionAfterDeclaration(const Program &P, const Kernel &K,
-                                       const KernelPlan &Plan, const KernelSource &KS,
+                                       const KernelPlan &Plan,
+                                       const KernelSource &KS,
                                        const std::vector<TaskSource> &Tasks) {
-  return kernelTraits(Plan, KS) + "\n" + lowerKernel(P, K, Plan, KS, Tasks, true);
+  return kernelTraits(Plan, KS) + "\n" +
+         lowerKernel(P, K, Plan, KS, Tasks, true);
 }
 
 } // namespace ts

@@ -20,13 +20,15 @@ namespace ts {
 /// scopes), or `InScope` for right after the declaration.
 std::string lowerKernel(const Program &P, const Kernel &K,
                         const KernelPlan &Plan, const KernelSource &KS,
-                        const std::vector<TaskSource> &Tasks, bool InScope = false);
+                        const std::vector<TaskSource> &Tasks,
+                        bool InScope = false);
 
 /// What follows the kernel declaration: its traits (at global scope) and
 /// its definition in the declaration's own scope, so it sees the names and
 /// macros the declaration sees.
 std::string definitionAfterDeclaration(const Program &P, const Kernel &K,
-                                       const KernelPlan &Plan, const KernelSource &KS,
+                                       const KernelPlan &Plan,
+                                       const KernelSource &KS,
                                        const std::vector<TaskSource> &Tasks);
 
 /// One line placed right after the kernel declaration: closes its scopes,

@@ -1,4 +1,5 @@
-//===- Checks.cpp - The table of every check -------------------------------===//
+//===- Checks.cpp - The table of every check
+//-------------------------------===//
 //
 // Severity policy, report, JSON and the docs' tables all read this table;
 // test/unit/ChecksTest.cpp holds README.md and docs/verifier.md to it.
@@ -15,10 +16,12 @@ const std::vector<CheckInfo> &checkTable() {
       {Check::Warps, "ts-warps", true, "warp ranges disjoint, inside the block",
        "ts-warps"},
       {Check::Registers, "ts-registers", true,
-       "budgets equal per 4-warp group, multiples of 8 in [24, 256], sum <= 65536",
+       "budgets equal per 4-warp group, multiples of 8 in [24, 256], sum <= "
+       "65536",
        "ts-registers"},
       {Check::Roles, "ts-roles", true,
-       "consumer handles only wait/release, producers only acquire/commit; every "
+       "consumer handles only wait/release, producers only acquire/commit; "
+       "every "
        "pipeline has both",
        "ts-roles"},
       {Check::Bracket, "ts-bracketing", true,
@@ -30,8 +33,7 @@ const std::vector<CheckInfo> &checkTable() {
        "shared memory (data + barriers) within the kernel's capacity",
        "ts-capacity"},
       {Check::Credit, "ts-credit", true,
-       "no deadlock and balanced stages at every trip count",
-       "ts-credit"},
+       "no deadlock and balanced stages at every trip count", "ts-credit"},
       {Check::Ownership, "ts-ownership", true,
        "a stage is used only while held, handed back once, oldest first",
        "ts-ownership"},
@@ -40,7 +42,8 @@ const std::vector<CheckInfo> &checkTable() {
        "iteration",
        "ts-token"},
       {Check::TmaBytes, "ts-tma-bytes", true,
-       "every committed tma_async stage gets a ts::tma::load_* on every path, into "
+       "every committed tma_async stage gets a ts::tma::load_* on every path, "
+       "into "
        "every member of an armed payload",
        "ts-tma-bytes"},
       {Check::Race, "ts-race", true,
@@ -52,7 +55,8 @@ const std::vector<CheckInfo> &checkTable() {
        "pdl_launch_dependents() before some pdl_wait()",
        "ts-pdl"},
       {Check::Cluster, "ts-cluster", true,
-       "TMA multicast fills only ts::multicast resources, every CTA of the kernel's "
+       "TMA multicast fills only ts::multicast resources, every CTA of the "
+       "kernel's "
        "cluster with its own share, and those CTAs run the same trip counts",
        "ts-cluster"},
       {Check::Domain, "ts-domain", true,
@@ -66,9 +70,11 @@ const std::vector<CheckInfo> &checkTable() {
       // Off: a producer warp with idle warps beside it is the usual shape
       // (the report shows the padding); -Wts-padding asks to hear of it.
       {Check::Padding, "ts-padding", false,
-       "a warp group with budgets was padded with an idle task", "ts-padding", true},
+       "a warp group with budgets was padded with an idle task", "ts-padding",
+       true},
       {Check::Pressure, "ts-register-pressure", false,
-       "a task on a budget below 64 registers copies or reads stages with threads",
+       "a task on a budget below 64 registers copies or reads stages with "
+       "threads",
        "ts-register-pressure"},
   };
   return Table;

@@ -28,7 +28,8 @@ enum class Check {
   Domain,    ///< ts-domain: assumptions about trip counts (warning).
   Pressure,  ///< ts-register-pressure: thread work on a tiny budget (warning).
   TmaBytes,  ///< ts-tma-bytes: armed transaction bytes no TMA load delivers.
-  Ownership, ///< ts-ownership: stages used after hand-back, twice, out of order.
+  Ownership, ///< ts-ownership: stages used after hand-back, twice, out of
+             ///< order.
   Token,     ///< ts-token: try_ results reaching the wrong blocking op.
   Bound,     ///< ts-bound: trip counts the every-N argument does not cover.
   Race,      ///< ts-race: aliased resources whose uses may overlap in time.
@@ -39,11 +40,11 @@ enum class Check {
 /// One row per check: the one place that names, ranks and documents it.
 struct CheckInfo {
   Check C;
-  const char *Flag;    ///< -W<Flag>
-  bool Error;          ///< Default severity.
-  const char *Rule;    ///< One line, for the report and the docs.
-  const char *Anchor;  ///< Section of docs/verifier.md.
-  bool Off = false;    ///< Reported only when enabled (-W<Flag>).
+  const char *Flag;   ///< -W<Flag>
+  bool Error;         ///< Default severity.
+  const char *Rule;   ///< One line, for the report and the docs.
+  const char *Anchor; ///< Section of docs/verifier.md.
+  bool Off = false;   ///< Reported only when enabled (-W<Flag>).
 };
 const std::vector<CheckInfo> &checkTable();
 const CheckInfo &checkInfo(Check C);

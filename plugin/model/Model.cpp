@@ -1,4 +1,5 @@
-//===- Model.cpp - Derived facts about the model ---------------------------===//
+//===- Model.cpp - Derived facts about the model
+//---------------------------===//
 #include "model/Model.h"
 #include "model/Diag.h"
 
@@ -193,6 +194,5 @@ unsigned blockWarps(const Program &P, const Kernel &K) {
     End = std::max(End, P.Tasks[TI].endWarp());
   return End;
 }
-
 
 } // namespace ts

@@ -75,15 +75,17 @@ struct Varying {
     ThreadIndex, ///< threadIdx.<Dim> / Divisor (%tid).
     Thread,      ///< Differs between threads otherwise (lane, atomics, clocks).
   } Src = Source::CtaIndex;
-  unsigned Dim = 0;      ///< CtaIndex, ThreadIndex: 0, 1, 2 for x, y, z.
-  uint64_t Divisor = 1;  ///< Index reads: blockIdx/threadIdx.<Dim> divided by this,
-  uint64_t Modulus = 0;  ///< then taken modulo this (0: not).
-  std::string What;      ///< "blockIdx.x", "ts::cluster::rank()", ...
-  SourceHandle Loc = 0;  ///< The read, or the library call that makes it.
+  unsigned Dim = 0; ///< CtaIndex, ThreadIndex: 0, 1, 2 for x, y, z.
+  uint64_t Divisor =
+      1; ///< Index reads: blockIdx/threadIdx.<Dim> divided by this,
+  uint64_t Modulus = 0; ///< then taken modulo this (0: not).
+  std::string What;     ///< "blockIdx.x", "ts::cluster::rank()", ...
+  SourceHandle Loc = 0; ///< The read, or the library call that makes it.
 };
 
 inline bool perThread(const Varying &V) {
-  return V.Src == Varying::Source::Thread || V.Src == Varying::Source::ThreadIndex;
+  return V.Src == Varying::Source::Thread ||
+         V.Src == Varying::Source::ThreadIndex;
 }
 
 /// What the front end found an expression reads. Complete: it saw every
@@ -100,11 +102,13 @@ enum class OpKind {
   TryWait,
   Wait,
   Release,
-  Work, ///< A statement that touches a stage of the resource.
+  Work,      ///< A statement that touches a stage of the resource.
   PdlWait,   ///< ts::pdl_wait(): griddepcontrol.wait (no resource).
   PdlLaunch, ///< ts::pdl_launch_dependents(): griddepcontrol.launch_dependents.
-  MmaCommit, ///< ts::wgmma::commit_group(): closes the group of MMAs issued so far.
-  MmaWait,   ///< ts::wgmma::wait_group<N>(): all but the newest N groups are done.
+  MmaCommit, ///< ts::wgmma::commit_group(): closes the group of MMAs issued so
+             ///< far.
+  MmaWait,   ///< ts::wgmma::wait_group<N>(): all but the newest N groups are
+             ///< done.
   /// `ts::stage<R> prev;` (Op::From none) or `prev = s;`: a carried stage
   /// variable holds nothing, or the stage s holds (no resource).
   Carry,
@@ -151,7 +155,8 @@ enum class Role { Producer, Consumer };
 
 struct Op {
   OpKind Kind = OpKind::Work;
-  unsigned Resource = 0; ///< Index into Program::Resources; NoResource for PDL ops.
+  unsigned Resource =
+      0; ///< Index into Program::Resources; NoResource for PDL ops.
   Role R = Role::Producer; ///< The role of the handle/stage used.
   Section Sec = Section::Head;
   Guard G = Guard::Always;
@@ -162,9 +167,9 @@ struct Op {
   bool TmaLoad = false;
   /// ...or only on some paths (under a condition, in a loop or lambda).
   bool TmaLoadMaybeSkipped = false;
-  /// The payload members its TMA loads on every path write (`s->b + off`: "b"); "" for
-  /// a load at the stage itself (`s.get()`), which may fill every member.
-  /// LoadFieldsKnown: every load's destination was resolved.
+  /// The payload members its TMA loads on every path write (`s->b + off`: "b");
+  /// "" for a load at the stage itself (`s.get()`), which may fill every
+  /// member. LoadFieldsKnown: every load's destination was resolved.
   std::vector<std::string> LoadFields;
   bool LoadFieldsKnown = true;
   /// The task's stage variable this op binds (acquire/wait), hands back
@@ -244,7 +249,8 @@ struct TaskParam {
   /// Value: binds to a kernel parameter; Handle: a producer/consumer handle;
   /// Owned: ts::owned<R>, the task's private shared memory.
   enum class Kind { Value, Handle, Owned } K = Kind::Value;
-  std::string Name;      ///< Parameter name; binds to the kernel parameter of the same name.
+  std::string
+      Name; ///< Parameter name; binds to the kernel parameter of the same name.
   Role R = Role::Producer; ///< For handles.
   unsigned Resource = 0;   ///< For handles and owned memory.
   SourceHandle Loc = 0;
@@ -274,7 +280,9 @@ struct Task {
 };
 
 struct Edge {
-  unsigned From = 0, To = 0; ///< Resource indices: From is consumed before To is produced.
+  unsigned From = 0,
+           To =
+               0; ///< Resource indices: From is consumed before To is produced.
   SourceHandle Loc = 0;
 };
 
@@ -287,9 +295,9 @@ struct AliasGroup {
 };
 
 struct Kernel {
-  std::string Name;          ///< Unqualified.
-  std::string QualifiedName; ///< With namespaces, for generated code.
-  std::vector<unsigned> Tasks;        ///< Indices into Program::Tasks.
+  std::string Name;            ///< Unqualified.
+  std::string QualifiedName;   ///< With namespaces, for generated code.
+  std::vector<unsigned> Tasks; ///< Indices into Program::Tasks.
   std::vector<Edge> DeclaredEdges;
   /// ts::smem_capacity(bytes) as written (KernelPlan::SmemCapacity applies).
   std::optional<uint64_t> SmemCapacity;

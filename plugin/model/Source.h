@@ -20,7 +20,7 @@ struct KernelSource {
   /// The kernel's address as a template argument: "&::ns::name", or a
   /// static_cast to its pointer type when the name is overloaded.
   std::string Address;
-  std::string ParamsText;    ///< "const __grid_constant__ Params p".
+  std::string ParamsText; ///< "const __grid_constant__ Params p".
   std::vector<std::string> ParamNames;
   std::string Trailing; ///< " noexcept", repeated after the parameters.
   /// Enclosing scopes, outermost first: "namespace a", "inline namespace b",

@@ -24,8 +24,8 @@ unsigned effectiveAlign(const Resource &R, const Target &T) {
 }
 
 /// Indices into L.Resources grouped by the blocks that share a base.
-std::vector<std::vector<size_t>> aliasBlocks(const BlockLayout &L,
-                                             const std::vector<AliasGroup> &Aliases) {
+std::vector<std::vector<size_t>>
+aliasBlocks(const BlockLayout &L, const std::vector<AliasGroup> &Aliases) {
   std::vector<std::vector<size_t>> Blocks;
   std::vector<bool> Placed(L.Resources.size(), false);
   auto IndexOf = [&](unsigned R) {
@@ -40,8 +40,8 @@ std::vector<std::vector<size_t>> aliasBlocks(const BlockLayout &L,
     std::vector<size_t> Block{I};
     Placed[I] = true;
     for (const AliasGroup &G : Aliases)
-      if (std::find(G.Phases.begin(), G.Phases.end(), L.Resources[I].Resource) !=
-          G.Phases.end())
+      if (std::find(G.Phases.begin(), G.Phases.end(),
+                    L.Resources[I].Resource) != G.Phases.end())
         for (unsigned R : G.Phases)
           if (size_t J = IndexOf(R); J < Placed.size() && !Placed[J]) {
             Placed[J] = true;
@@ -62,7 +62,8 @@ const ResourceLayout *BlockLayout::find(unsigned Resource) const {
 }
 
 BlockLayout computeLayout(const Program &P, const std::vector<unsigned> &Placed,
-                          const std::vector<AliasGroup> &Aliases, const Target &T) {
+                          const std::vector<AliasGroup> &Aliases,
+                          const Target &T) {
   BlockLayout L;
   L.BaseAlign = T.DynamicSmemAlign;
   for (unsigned RI : Placed) {
@@ -86,7 +87,9 @@ BlockLayout computeLayout(const Program &P, const std::vector<unsigned> &Placed,
     return A;
   };
   std::stable_sort(Blocks.begin(), Blocks.end(),
-                   [&](const auto &A, const auto &B) { return BlockAlign(A) > BlockAlign(B); });
+                   [&](const auto &A, const auto &B) {
+                     return BlockAlign(A) > BlockAlign(B);
+                   });
   uint64_t End = 0;
   for (const std::vector<size_t> &B : Blocks) {
     uint64_t Base = roundUp(End, BlockAlign(B)), Size = 0, Sum = 0;
@@ -114,9 +117,9 @@ BlockLayout computeLayout(const Program &P, const std::vector<unsigned> &Placed,
   }
   L.BarrierBytes = Bar - L.BarrierOffset;
   L.TotalBytes = L.BarrierOffset + L.BarrierBytes;
-  L.DynamicBytes = L.TotalBytes + (L.BaseAlign > T.DynamicSmemAlign
-                                       ? L.BaseAlign - T.DynamicSmemAlign
-                                       : 0);
+  L.DynamicBytes =
+      L.TotalBytes +
+      (L.BaseAlign > T.DynamicSmemAlign ? L.BaseAlign - T.DynamicSmemAlign : 0);
   return L;
 }
 

@@ -17,7 +17,6 @@ namespace ts {
 
 namespace {
 
-
 /// Op indices of one task after its inner ops are written out N times:
 /// where each original op's copy for inner iteration C went (-1: did not run).
 struct Unrolled {
@@ -26,7 +25,8 @@ struct Unrolled {
 };
 
 /// Stage variables an inner op binds are new in each inner iteration.
-int renumberStage(int Stage, const std::set<int> &InnerBound, int Vars, uint64_t C) {
+int renumberStage(int Stage, const std::set<int> &InnerBound, int Vars,
+                  uint64_t C) {
   if (Stage < 0 || !InnerBound.count(Stage))
     return Stage;
   return Stage + int(C) * Vars;
@@ -118,8 +118,9 @@ std::vector<uint64_t> innerTripCounts(const Program &P, const Kernel &K) {
   // A nonempty() k-loop that its task surely reaches traps the whole
   // kernel on an empty run, so its partners (same count: ts-domain) never
   // run one either.
-  uint64_t First = std::any_of(K.Tasks.begin(), K.Tasks.end(),
-                               [&](unsigned TI) { return trapsWhenEmpty(P.Tasks[TI]); });
+  uint64_t First =
+      std::any_of(K.Tasks.begin(), K.Tasks.end(),
+                  [&](unsigned TI) { return trapsWhenEmpty(P.Tasks[TI]); });
   std::vector<uint64_t> Ns;
   for (uint64_t N = First; N <= innerTripBound(Stages); ++N)
     Ns.push_back(N);

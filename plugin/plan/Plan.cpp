@@ -36,7 +36,8 @@ bool PipelinePlan::consumerStores(unsigned Task) const {
 }
 
 bool PipelinePlan::consumerReadsAsync(unsigned Task) const {
-  return std::find(AsyncReaders.begin(), AsyncReaders.end(), Task) != AsyncReaders.end();
+  return std::find(AsyncReaders.begin(), AsyncReaders.end(), Task) !=
+         AsyncReaders.end();
 }
 
 const PipelinePlan *KernelPlan::pipeline(unsigned Resource) const {
@@ -67,14 +68,16 @@ PipelinePlan pipelinePlan(const Program &P, const Kernel &K, unsigned R,
       PP.Consumers.push_back(TI);
       ConsumerWarps += T.NumWarps;
       auto Work = [&](const Op &O) {
-        return O.Kind == OpKind::Work && O.Resource == R && O.R == Role::Consumer;
+        return O.Kind == OpKind::Work && O.Resource == R &&
+               O.R == Role::Consumer;
       };
       if (std::any_of(T.Ops.begin(), T.Ops.end(),
                       [&](const Op &O) { return Work(O) && O.MayStoreAsync; }))
         PP.StoringConsumers.push_back(TI);
       // A TMA store's reads are awaited per thread: the warp must meet after.
       if (std::all_of(T.Ops.begin(), T.Ops.end(), [&](const Op &O) {
-            return !Work(O) || ((O.AsyncRead || O.AddressOnly) && !O.MayStoreAsync);
+            return !Work(O) ||
+                   ((O.AsyncRead || O.AddressOnly) && !O.MayStoreAsync);
           }))
         PP.AsyncReaders.push_back(TI);
     }
@@ -131,7 +134,8 @@ void warpBudgets(const Program &P, const Kernel &K, KernelPlan &Plan) {
   unsigned Slots = (Plan.Warps + G4 - 1) / G4 * G4;
   Plan.WarpBudget.assign(Slots, std::nullopt);
   for (const Task *T : Plan.tasks(P, K))
-    for (unsigned W = T->FirstWarp; T->Regs && W < std::min(T->endWarp(), Slots); ++W)
+    for (unsigned W = T->FirstWarp;
+         T->Regs && W < std::min(T->endWarp(), Slots); ++W)
       Plan.WarpBudget[W] = T->Regs;
   for (unsigned W = 0; W < Slots; ++W)
     Plan.RegisterSum += uint64_t(Plan.Tgt->WarpThreads) * Plan.warpRegs(W);
@@ -139,7 +143,8 @@ void warpBudgets(const Program &P, const Kernel &K, KernelPlan &Plan) {
 
 } // namespace
 
-std::vector<const Task *> KernelPlan::tasks(const Program &P, const Kernel &K) const {
+std::vector<const Task *> KernelPlan::tasks(const Program &P,
+                                            const Kernel &K) const {
   std::vector<const Task *> Out;
   for (unsigned TI : K.Tasks)
     Out.push_back(&P.Tasks[TI]);
@@ -179,7 +184,8 @@ KernelPlan buildPlan(const Program &P, const Kernel &K, const Target &T,
   Plan.ClusterCtas = K.clusterCtas();
   Plan.Pdl = std::any_of(K.Tasks.begin(), K.Tasks.end(), [&](unsigned TI) {
     const std::vector<Op> &Ops = P.Tasks[TI].Ops;
-    return std::any_of(Ops.begin(), Ops.end(), [](const Op &O) { return isPdlOp(O.Kind); });
+    return std::any_of(Ops.begin(), Ops.end(),
+                       [](const Op &O) { return isPdlOp(O.Kind); });
   });
   return Plan;
 }

@@ -1,4 +1,5 @@
-//===- Plan.h - One kernel plan: what is verified is what is emitted -*- C++ -*-===//
+//===- Plan.h - One kernel plan: what is verified is what is emitted -*- C++
+//-*-===//
 //
 // Built once per kernel after the structural checks. Warp groups, register
 // regions, barrier participants and arrival counts, the shared-memory
@@ -23,11 +24,14 @@ namespace ts {
 /// How one pipeline kind completes its barriers' phases (reference 10.4,
 /// check 13): the one table arrival counts are derived from.
 struct Protocol {
-  bool TxBytes;          ///< Full phase completes with TMA transaction bytes.
-  bool FullPerThread;    ///< Every producer thread arrives (else one leader per task).
-  bool EmptyPerThread;   ///< Every consumer thread arrives (else one per task).
-  unsigned ProducerStartPhase; ///< Parity a producer waits on a fresh empty barrier.
-  unsigned ConsumerStartPhase; ///< Parity a consumer waits on a fresh full barrier.
+  bool TxBytes;        ///< Full phase completes with TMA transaction bytes.
+  bool FullPerThread;  ///< Every producer thread arrives (else one leader per
+                       ///< task).
+  bool EmptyPerThread; ///< Every consumer thread arrives (else one per task).
+  unsigned
+      ProducerStartPhase; ///< Parity a producer waits on a fresh empty barrier.
+  unsigned
+      ConsumerStartPhase; ///< Parity a consumer waits on a fresh full barrier.
 };
 const Protocol &protocolOf(PipelineKind K);
 
@@ -61,8 +65,8 @@ struct PipelinePlan {
 /// Four consecutive warps sharing one setmaxnreg.
 struct WarpGroup {
   unsigned Index = 0;
-  std::vector<unsigned> Tasks;  ///< Program task indices touching the group.
-  std::vector<unsigned> Budget; ///< Those of Tasks with ts::regs.
+  std::vector<unsigned> Tasks;   ///< Program task indices touching the group.
+  std::vector<unsigned> Budget;  ///< Those of Tasks with ts::regs.
   std::vector<unsigned> Padding; ///< Indices into KernelPlan::Padding.
   bool Covered[4] = {false, false, false, false}; ///< By a task or padding.
 
@@ -86,7 +90,7 @@ constexpr uint64_t DefaultTripBound = 64;
 
 struct KernelPlan {
   const Target *Tgt = nullptr;
-  unsigned Warps = 0;    ///< End of the highest warp range (padding included).
+  unsigned Warps = 0; ///< End of the highest warp range (padding included).
   unsigned Threads = 0;
   unsigned BaselineRegs = 0; ///< Registers per thread before any setmaxnreg.
   std::vector<WarpGroup> Groups;
@@ -106,7 +110,8 @@ struct KernelPlan {
   /// Findings of planning (ts-padding), reported before the checks'.
   DiagList Findings;
   std::vector<RegisterRegion> Regions;
-  std::vector<PipelinePlan> Pipelines; ///< Pipelined resources, first-use order.
+  std::vector<PipelinePlan>
+      Pipelines; ///< Pipelined resources, first-use order.
   BlockLayout Layout;
   /// Some task calls a PDL op: launch with programmatic stream serialization.
   bool Pdl = false;

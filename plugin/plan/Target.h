@@ -13,16 +13,16 @@ namespace ts {
 
 struct Target {
   const char *Name;
-  unsigned RegisterFile;      ///< 32-bit registers per SM block.
-  unsigned MinRegs, MaxRegs;  ///< setmaxnreg range.
-  unsigned RegGranule;        ///< setmaxnreg multiple.
-  unsigned WarpGroupWarps;    ///< setmaxnreg acts on this many warps.
+  unsigned RegisterFile;     ///< 32-bit registers per SM block.
+  unsigned MinRegs, MaxRegs; ///< setmaxnreg range.
+  unsigned RegGranule;       ///< setmaxnreg multiple.
+  unsigned WarpGroupWarps;   ///< setmaxnreg acts on this many warps.
   unsigned WarpThreads;
   unsigned MaxBlockThreads;
-  uint64_t SmemCapacity;      ///< Default dynamic shared memory per block.
-  unsigned BarrierBytes;      ///< One mbarrier.
-  unsigned DynamicSmemAlign;  ///< What CUDA guarantees for the base.
-  unsigned SwizzleAlign;      ///< 128-byte-swizzled TMA destinations.
+  uint64_t SmemCapacity;     ///< Default dynamic shared memory per block.
+  unsigned BarrierBytes;     ///< One mbarrier.
+  unsigned DynamicSmemAlign; ///< What CUDA guarantees for the base.
+  unsigned SwizzleAlign;     ///< 128-byte-swizzled TMA destinations.
   unsigned DefaultStageAlign;
 };
 

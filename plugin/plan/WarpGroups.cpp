@@ -1,4 +1,5 @@
-//===- WarpGroups.cpp - Warp groups and their padding ----------------------===//
+//===- WarpGroups.cpp - Warp groups and their padding
+//----------------------===//
 //
 // setmaxnreg acts on a whole warp group, so the plan knows which tasks touch
 // each group; a group with a budget but idle warps gets padding tasks.
@@ -77,13 +78,16 @@ void padWarpGroups(const Program &P, const Kernel &K, KernelPlan &Plan) {
       WG.Padding.push_back(Plan.Padding.size());
       Plan.Padding.push_back(std::move(T));
 
-      std::string Warps = "[" + std::to_string(Begin) + ", " + std::to_string(End) + ")";
-      Plan.Findings.push_back(Diag{Check::Padding, K.Loc,
-                                   "warps " + Warps + " of warp group " +
-                                       std::to_string(WG.Index) +
-                                       " have no task; padded with an idle task at "
-                                       "setmaxnreg " + std::to_string(Regs),
-                                   {{K.Loc, "add a task covering these warps to silence this"}}});
+      std::string Warps =
+          "[" + std::to_string(Begin) + ", " + std::to_string(End) + ")";
+      Plan.Findings.push_back(
+          Diag{Check::Padding,
+               K.Loc,
+               "warps " + Warps + " of warp group " + std::to_string(WG.Index) +
+                   " have no task; padded with an idle task at "
+                   "setmaxnreg " +
+                   std::to_string(Regs),
+               {{K.Loc, "add a task covering these warps to silence this"}}});
     }
   }
 }

@@ -263,7 +263,8 @@ std::string smemSection(const Program &P, const Kernel &K,
 std::string taskNames(const std::vector<const Task *> &Tasks) {
   std::string S;
   for (const Task *T : Tasks)
-    S += (S.empty() ? "" : ", ") + (T->Padding ? std::string("(padding)") : T->Name);
+    S += (S.empty() ? "" : ", ") +
+         (T->Padding ? std::string("(padding)") : T->Name);
   return S.empty() ? "-" : S;
 }
 
@@ -421,10 +422,11 @@ std::string kernelSection(const Program &P, const HtmlKernel &HK,
       " dynamic shared memory, baseline " + std::to_string(Plan.BaselineRegs) +
       " registers/thread" +
       (Plan.ClusterCtas > 1
-           ? ", clusters of " + std::to_string(Plan.ClusterCtas) + " CTAs (per CTA)"
+           ? ", clusters of " + std::to_string(Plan.ClusterCtas) +
+                 " CTAs (per CTA)"
            : std::string()) +
-      "; " + std::to_string(Vd.Errors) + " error(s), " + std::to_string(Vd.Warnings) +
-      " warning(s)";
+      "; " + std::to_string(Vd.Errors) + " error(s), " +
+      std::to_string(Vd.Warnings) + " warning(s)";
   Out += tag("p", "facts", esc(Facts)) + "\n" +
          tag("p", "facts protocol", "protocol: " + esc(V.Coverage)) + "\n";
   std::vector<TraceMark> Marks;
@@ -566,7 +568,8 @@ RegisterUse registerUse(const Program &P, const Kernel &K,
         R.Tasks.push_back(Tk);
     for (unsigned W = First; W < First + G; ++W) {
       R.PerWarp.push_back(Plan.warpRegs(W));
-      R.Budgeted |= W < Plan.WarpBudget.size() && Plan.WarpBudget[W].has_value();
+      R.Budgeted |=
+          W < Plan.WarpBudget.size() && Plan.WarpBudget[W].has_value();
     }
     for (unsigned Regs : R.PerWarp)
       R.Registers += uint64_t(T.WarpThreads) * Regs;

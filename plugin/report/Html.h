@@ -74,9 +74,9 @@ struct RegisterGroupUse {
   unsigned Index = 0;
   unsigned FirstWarp = 0, EndWarp = 0;
   std::vector<const Task *> Tasks; ///< Kernel order, then padding.
-  std::vector<unsigned> PerWarp; ///< Registers per thread of each warp.
-  bool Budgeted = false;         ///< Some warp runs under a ts::regs budget.
-  uint64_t Registers = 0;        ///< Sum over the group's threads.
+  std::vector<unsigned> PerWarp;   ///< Registers per thread of each warp.
+  bool Budgeted = false;           ///< Some warp runs under a ts::regs budget.
+  uint64_t Registers = 0;          ///< Sum over the group's threads.
 };
 
 struct RegisterUse {

@@ -46,7 +46,6 @@ const char *opClass(OpKind K) {
   return "work";
 }
 
-
 /// The steps shown: all of them, or the last MaxColumns of a deadlocked
 /// run (where it stops is the point) and the first of any other.
 std::pair<unsigned, unsigned> window(const SimResult &S) {

@@ -1,4 +1,5 @@
-//===- Json.cpp - Machine-readable kernel report ---------------------------===//
+//===- Json.cpp - Machine-readable kernel report
+//---------------------------===//
 #include "report/Json.h"
 
 #include <cstdio>
@@ -34,8 +35,9 @@ std::string list(const std::vector<T> &Items, F Each) {
 
 } // namespace
 
-std::string kernelJson(const Program &P, const Kernel &K, const KernelPlan &Plan,
-                       const DiagList &Findings, const Locator &Where,
+std::string kernelJson(const Program &P, const Kernel &K,
+                       const KernelPlan &Plan, const DiagList &Findings,
+                       const Locator &Where,
                        const std::function<const char *(const Diag &)> &Level) {
   auto Name = [&](unsigned R) { return str(P.Resources[R].Name); };
   std::ostringstream OS;
@@ -47,9 +49,9 @@ std::string kernelJson(const Program &P, const Kernel &K, const KernelPlan &Plan
     const Task &T = *TP;
     std::ostringstream TS;
     TS << "{\"name\":" << str(T.Name) << ",\"first_warp\":" << T.FirstWarp
-       << ",\"warps\":" << T.NumWarps << ",\"regs\":"
-       << (T.Regs ? std::to_string(*T.Regs) : "null") << ",\"cta\":"
-       << (T.Cta ? std::to_string(*T.Cta) : "null")
+       << ",\"warps\":" << T.NumWarps
+       << ",\"regs\":" << (T.Regs ? std::to_string(*T.Regs) : "null")
+       << ",\"cta\":" << (T.Cta ? std::to_string(*T.Cta) : "null")
        << ",\"padding\":" << (T.Padding ? "true" : "false")
        << ",\"consumes\":" << list(T.Consumes, Name)
        << ",\"produces\":" << list(T.Produces, Name);
@@ -58,34 +60,38 @@ std::string kernelJson(const Program &P, const Kernel &K, const KernelPlan &Plan
       TS << ",\"domain\":[" << str(T.Dom.StartText) << "," << str(T.Dom.EndText)
          << "," << str(T.Dom.StepText) << "]";
     if (T.Inner.Present)
-      TS << ",\"inner_domain\":[" << str(T.Inner.StartText) << "," << str(T.Inner.EndText)
-         << "," << str(T.Inner.StepText) << "]";
+      TS << ",\"inner_domain\":[" << str(T.Inner.StartText) << ","
+         << str(T.Inner.EndText) << "," << str(T.Inner.StepText) << "]";
     TS << ",\"ops\":" << list(T.Ops, [&](const Op &O) {
       return "{\"op\":" + str(opKindName(O.Kind)) + ",\"resource\":" +
-             (O.onResource() ? Name(O.Resource) : std::string("null")) + ",\"section\":" + str(sectionName(O.Sec)) +
-             ",\"guard\":" + str(guardName(O.G)) + ",\"at\":" + str(Where(O.Loc)) +
-             "}";
+             (O.onResource() ? Name(O.Resource) : std::string("null")) +
+             ",\"section\":" + str(sectionName(O.Sec)) +
+             ",\"guard\":" + str(guardName(O.G)) +
+             ",\"at\":" + str(Where(O.Loc)) + "}";
     });
     return TS.str() + "}";
   });
   OS << ",\"resources\":" << list(kernelResources(P, K), [&](unsigned R) {
     const Resource &Res = P.Resources[R];
     std::ostringstream RS;
-    RS << "{\"name\":" << str(Res.Name) << ",\"kind\":"
-       << str(pipelineKindName(Res.Kind)) << ",\"stages\":" << Res.Stages
-       << ",\"payload_bytes\":" << Res.PayloadBytes
-       << ",\"tx_bytes\":" << (Plan.pipeline(R) ? Plan.pipeline(R)->TxBytes : 0);
+    RS << "{\"name\":" << str(Res.Name)
+       << ",\"kind\":" << str(pipelineKindName(Res.Kind))
+       << ",\"stages\":" << Res.Stages
+       << ",\"payload_bytes\":" << Res.PayloadBytes << ",\"tx_bytes\":"
+       << (Plan.pipeline(R) ? Plan.pipeline(R)->TxBytes : 0);
     const ResourceLayout *RL = Plan.Layout.find(R);
     if (RL)
-      RS << ",\"offset\":" << RL->DataOffset << ",\"stage_stride\":"
-         << RL->StageStride << ",\"align\":" << RL->Align;
+      RS << ",\"offset\":" << RL->DataOffset
+         << ",\"stage_stride\":" << RL->StageStride
+         << ",\"align\":" << RL->Align;
     if (RL && RL->Barriers)
       RS << ",\"full_barriers\":" << RL->FullBarOffset
          << ",\"empty_barriers\":" << RL->EmptyBarOffset
          << ",\"full_arrivals\":" << Plan.pipeline(R)->Counts.Full
          << ",\"empty_arrivals\":" << Plan.pipeline(R)->Counts.Empty;
     if (Res.Multicast)
-      RS << ",\"multicast_ctas\":" << (RL && RL->Barriers ? Plan.pipeline(R)->Peers : 1u);
+      RS << ",\"multicast_ctas\":"
+         << (RL && RL->Barriers ? Plan.pipeline(R)->Peers : 1u);
     return RS.str() + "}";
   });
   OS << ",\"edges\":" << list(deriveEdges(P, K), [&](const Edge &E) {
@@ -104,18 +110,23 @@ std::string kernelJson(const Program &P, const Kernel &K, const KernelPlan &Plan
     if (*Level(D))
       Shown.push_back(D);
   OS << ",\"findings\":" << list(Shown, [&](const Diag &D) {
-    return "{\"level\":" + str(Level(D)) + ",\"group\":" + str(checkFlag(D.Group)) +
+    return "{\"level\":" + str(Level(D)) +
+           ",\"group\":" + str(checkFlag(D.Group)) +
            ",\"at\":" + str(Where(D.Loc)) + ",\"message\":" + str(D.Message) +
-           ",\"notes\":" + list(D.Notes, [&](const DiagNote &N) {
-             return "{\"at\":" + str(Where(N.Loc)) + ",\"message\":" +
-                    str(N.Message) + "}";
-           }) +
-           ",\"trace_events\":" + std::to_string(D.TraceTotal) +
-           ",\"trace\":" + list(D.Trace, [&](const TraceStep &S) {
-             return "{\"task\":" + str(S.Task) + ",\"op\":" + str(S.Op) +
-                    ",\"resource\":" + str(S.Resource) + ",\"when\":" + str(S.When) +
-                    ",\"at\":" + str(Where(S.Loc)) + "}";
-           }) +
+           ",\"notes\":" +
+           list(D.Notes,
+                [&](const DiagNote &N) {
+                  return "{\"at\":" + str(Where(N.Loc)) +
+                         ",\"message\":" + str(N.Message) + "}";
+                }) +
+           ",\"trace_events\":" + std::to_string(D.TraceTotal) + ",\"trace\":" +
+           list(D.Trace,
+                [&](const TraceStep &S) {
+                  return "{\"task\":" + str(S.Task) + ",\"op\":" + str(S.Op) +
+                         ",\"resource\":" + str(S.Resource) +
+                         ",\"when\":" + str(S.When) +
+                         ",\"at\":" + str(Where(S.Loc)) + "}";
+                }) +
            "}";
   });
   OS << "}";

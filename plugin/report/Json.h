@@ -21,8 +21,9 @@ using Locator = std::function<std::string(SourceHandle)>;
 
 /// One JSON object for a kernel. `Level` maps a finding to "error",
 /// "warning" or "" (ignored, left out).
-std::string kernelJson(const Program &P, const Kernel &K, const KernelPlan &Plan,
-                       const DiagList &Findings, const Locator &Where,
+std::string kernelJson(const Program &P, const Kernel &K,
+                       const KernelPlan &Plan, const DiagList &Findings,
+                       const Locator &Where,
                        const std::function<const char *(const Diag &)> &Level);
 
 } // namespace ts

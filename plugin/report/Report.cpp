@@ -1,11 +1,13 @@
-//===- Report.cpp - The schedule and verification report -------------------===//
+//===- Report.cpp - The schedule and verification report
+//-------------------===//
 #include "report/Report.h"
 
 #include <sstream>
 
 namespace ts {
 
-static std::string resourceList(const Program &P, const std::vector<unsigned> &Rs) {
+static std::string resourceList(const Program &P,
+                                const std::vector<unsigned> &Rs) {
   std::string S;
   for (unsigned R : Rs)
     S += (S.empty() ? "" : ", ") + P.Resources[R].Name;
@@ -22,14 +24,15 @@ std::string kernelReport(const Program &P, const Kernel &K,
      << " B dynamic shared memory, baseline " << Plan.BaselineRegs
      << " registers/thread";
   if (Plan.ClusterCtas > 1)
-    OS << ", clusters of " << Plan.ClusterCtas << " CTAs (" << Plan.Cluster[0] << "x"
-       << Plan.Cluster[1] << "x" << Plan.Cluster[2] << "; everything below is per CTA)";
+    OS << ", clusters of " << Plan.ClusterCtas << " CTAs (" << Plan.Cluster[0]
+       << "x" << Plan.Cluster[1] << "x" << Plan.Cluster[2]
+       << "; everything below is per CTA)";
   OS << "\n";
   OS << "-- tasks\n";
   for (const Task *TP : Plan.tasks(P, K)) {
     const Task &T = *TP;
-    OS << "  " << (T.Padding ? "(padding)" : T.Name) << "  warps [" << T.FirstWarp
-       << ", " << T.endWarp() << ")";
+    OS << "  " << (T.Padding ? "(padding)" : T.Name) << "  warps ["
+       << T.FirstWarp << ", " << T.endWarp() << ")";
     if (T.Regs)
       OS << "  regs " << *T.Regs;
     if (T.Cta)
@@ -43,8 +46,9 @@ std::string kernelReport(const Program &P, const Kernel &K,
         OS << "  domain(" << T.Dom.StartText << ", " << T.Dom.EndText << ", "
            << T.Dom.StepText << ")" << (T.Dom.NonEmpty ? ".nonempty()" : "");
       if (T.Inner.Present)
-        OS << " > domain(" << T.Inner.StartText << ", " << T.Inner.EndText << ", "
-           << T.Inner.StepText << ")" << (T.Inner.NonEmpty ? ".nonempty()" : "");
+        OS << " > domain(" << T.Inner.StartText << ", " << T.Inner.EndText
+           << ", " << T.Inner.StepText << ")"
+           << (T.Inner.NonEmpty ? ".nonempty()" : "");
     }
     OS << "\n";
   }
@@ -53,18 +57,22 @@ std::string kernelReport(const Program &P, const Kernel &K,
     const Resource &Res = P.Resources[R];
     OS << "  " << Res.Name << "  " << pipelineKindName(Res.Kind);
     if (isPipelined(Res.Kind))
-      OS << "  stages " << Res.Stages << "  payload " << Res.PayloadBytes << " B";
+      OS << "  stages " << Res.Stages << "  payload " << Res.PayloadBytes
+         << " B";
     if (Res.Kind == PipelineKind::TaskOwned)
       OS << "  " << Res.PayloadBytes << " B, private to its task";
     if (Res.Kind == PipelineKind::TmaAsync)
       OS << "  tx " << Plan.pipeline(R)->TxBytes << " B";
     if (const PipelinePlan *PP = Plan.pipeline(R))
-      OS << "  arrivals full " << PP->Counts.Full << " / empty " << PP->Counts.Empty;
+      OS << "  arrivals full " << PP->Counts.Full << " / empty "
+         << PP->Counts.Empty;
     if (Res.Multicast)
       OS << (Plan.ClusterCtas > 1
-                 ? "  multicast: stages filled by all " + std::to_string(Plan.ClusterCtas) +
+                 ? "  multicast: stages filled by all " +
+                       std::to_string(Plan.ClusterCtas) +
                        " CTAs, released by every consumer warp to each"
-                 : std::string("  multicast: a one-CTA cluster, loads stay local"));
+                 : std::string(
+                       "  multicast: a one-CTA cluster, loads stay local"));
     OS << "\n";
   }
   OS << "-- dependency graph (consumed -> produced)\n";
@@ -72,7 +80,8 @@ std::string kernelReport(const Program &P, const Kernel &K,
   if (Edges.empty())
     OS << "  (no edges)\n";
   for (const Edge &E : Edges)
-    OS << "  " << P.Resources[E.From].Name << " -> " << P.Resources[E.To].Name << "\n";
+    OS << "  " << P.Resources[E.From].Name << " -> " << P.Resources[E.To].Name
+       << "\n";
   OS << "-- schedule (credit simulation)\n" << Table;
   if (!Table.empty() && Table.back() != '\n')
     OS << "\n";
@@ -149,13 +158,14 @@ std::string graphDot(const Program &P, const Kernel &K) {
   OS << "digraph \"" << K.Name << "\" {\n";
   for (unsigned R : kernelResources(P, K))
     OS << "  \"" << P.Resources[R].Name << "\" [label=\"" << P.Resources[R].Name
-       << "\\n" << pipelineKindName(P.Resources[R].Kind) << "\"];\n";
+       << "\\n"
+       << pipelineKindName(P.Resources[R].Kind) << "\"];\n";
   for (const Edge &E : deriveEdges(P, K))
-    OS << "  \"" << P.Resources[E.From].Name << "\" -> \"" << P.Resources[E.To].Name
-       << "\";\n";
+    OS << "  \"" << P.Resources[E.From].Name << "\" -> \""
+       << P.Resources[E.To].Name << "\";\n";
   for (const Edge &E : K.DeclaredEdges)
-    OS << "  \"" << P.Resources[E.From].Name << "\" -> \"" << P.Resources[E.To].Name
-       << "\" [style=dashed];\n";
+    OS << "  \"" << P.Resources[E.From].Name << "\" -> \""
+       << P.Resources[E.To].Name << "\" [style=dashed];\n";
   OS << "}\n";
   return OS.str();
 }

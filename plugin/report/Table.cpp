@@ -55,17 +55,16 @@ std::string tag(const Op &O) {
 std::string cell(const Program &P, const SimStep &S) {
   const Op &O = P.Tasks[S.Task].Ops[S.OpIndex];
   // A stage copy belongs to no resource and is not grid-wide either.
-  std::string Subject = O.onResource()             ? P.Resources[O.Resource].Name
+  std::string Subject = O.onResource()            ? P.Resources[O.Resource].Name
                         : O.Kind == OpKind::Carry ? ""
                                                   : "grid";
-  std::string C = fit(Subject, 10) + " " +
-                  fit(opKindName(O.Kind), 11) + " ";
+  std::string C = fit(Subject, 10) + " " + fit(opKindName(O.Kind), 11) + " ";
   if (S.Blocked)
     return fit(C + "blocked", CellWidth);
   // "#t.k": iteration t of the loop, k of the inner loop written out in it.
   std::string Iter = O.Sec != Section::Loop ? ""
-                     : O.InnerIt < 0      ? "#" + std::to_string(S.Iteration)
-                                          : "#" + std::to_string(S.Iteration) + "." +
+                     : O.InnerIt < 0        ? "#" + std::to_string(S.Iteration)
+                                     : "#" + std::to_string(S.Iteration) + "." +
                                            std::to_string(O.InnerIt);
   return C + fit(tag(O), 2) + " " + fit(Iter, 4, true);
 }
@@ -114,10 +113,12 @@ std::string scheduleTable(const Program &P, const Kernel &K,
   if (S.Deadlocked)
     OS << "; deadlock at step " << (Rows.empty() ? 0 : Rows.rbegin()->first);
   OS << "\n";
-  bool Nested = std::any_of(S.Steps.begin(), S.Steps.end(), [&](const SimStep &St) {
-    return P.Tasks[St.Task].Ops[St.OpIndex].InnerIt >= 0;
-  });
-  OS << "tags: H head, L loop (LF first / LL last iteration only, L> all but the "
+  bool Nested =
+      std::any_of(S.Steps.begin(), S.Steps.end(), [&](const SimStep &St) {
+        return P.Tasks[St.Task].Ops[St.OpIndex].InnerIt >= 0;
+      });
+  OS << "tags: H head, L loop (LF first / LL last iteration only, L> all but "
+        "the "
         "first / L< all but the last), T tail; #i iteration"
      << (Nested ? " (#i.k: inner loop iteration k, written out)" : "") << "\n";
   return OS.str();

@@ -22,10 +22,10 @@ struct Words {
   OpKind Open, Close;
   const char *Opened, *Closed; ///< "acquired" / "committed".
 };
-const Words ProducerWords{OpKind::Acquire, OpKind::Commit,
-                          "acquired", "committed"};
-const Words ConsumerWords{OpKind::Wait, OpKind::Release,
-                          "waited for", "released"};
+const Words ProducerWords{OpKind::Acquire, OpKind::Commit, "acquired",
+                          "committed"};
+const Words ConsumerWords{OpKind::Wait, OpKind::Release, "waited for",
+                          "released"};
 
 Role roleOf(const Op &O) {
   if (isProducerOp(O.Kind))
@@ -75,7 +75,8 @@ bool BracketChecker::balancedForEveryN() const {
   for (uint64_t N = 0; N <= 3; ++N) {
     int64_t Net = 0;
     for (const Op &O : T.Ops) {
-      if (O.Resource != R || roleOf(O) != Ro || (O.Kind != W.Open && O.Kind != W.Close))
+      if (O.Resource != R || roleOf(O) != Ro ||
+          (O.Kind != W.Open && O.Kind != W.Close))
         continue;
       uint64_t Runs = 1;
       if (O.Sec == Section::Loop) {
@@ -123,7 +124,8 @@ void BracketChecker::run(const std::vector<unsigned> &Linear) {
       }
       unsigned Front = Open.empty() ? I : Open.front();
       if (!Open.empty() && op(Front).Sec == Section::Loop &&
-          O.Sec == Section::Loop && op(Front).G != O.G && !balancedForEveryN()) {
+          O.Sec == Section::Loop && op(Front).G != O.G &&
+          !balancedForEveryN()) {
         // Guarded differently, the pair balances in no iteration count but
         // one: stages leak (or are handed back twice) on the others.
         const Op &Guarded = O.G != Guard::Always ? O : op(Front);
@@ -184,11 +186,14 @@ void BracketChecker::closeLoop() {
           report(Out, Check::Bracket, op(*It).Loc,
                  "stage of " + res() + " " + W.Opened + " in the loop is not " +
                      W.Closed + " in the same iteration");
-      note(D, op(*It).Loc, name(W.Close) + " it before the end of the loop body");
+      note(D, op(*It).Loc,
+           name(W.Close) + " it before the end of the loop body");
       if (CarriesOver)
         note(D, op(*It).Loc,
-             "or, for an asynchronous reader, hand it back in the next iteration with "
-             "release_oldest() under 'if (!i.first())' and hand the last one back "
+             "or, for an asynchronous reader, hand it back in the next "
+             "iteration with "
+             "release_oldest() under 'if (!i.first())' and hand the last one "
+             "back "
              "under 'if (i.last())'");
     }
     It = Open.erase(It);

@@ -16,11 +16,13 @@ void checkCapacity(const Program &P, const Kernel &K, const KernelPlan &Plan,
 
   // Launch sizes are 32-bit: past that no -W flag can make a kernel.
   if (L.DynamicBytes > UINT32_MAX) {
-    Diag &D = report(Out, Check::Syntax, K.Loc,
-                     "kernel " + quote(K.Name) + " needs " + std::to_string(L.DynamicBytes) +
-                         " bytes of shared memory, more than a launch can request");
-    note(D, K.Loc, "dynamic shared memory is a 32-bit launch parameter; use fewer or "
-                   "smaller stages");
+    Diag &D = report(
+        Out, Check::Syntax, K.Loc,
+        "kernel " + quote(K.Name) + " needs " + std::to_string(L.DynamicBytes) +
+            " bytes of shared memory, more than a launch can request");
+    note(D, K.Loc,
+         "dynamic shared memory is a 32-bit launch parameter; use fewer or "
+         "smaller stages");
   }
   if (L.DynamicBytes <= Plan.SmemCapacity)
     return;
@@ -35,8 +37,8 @@ void checkCapacity(const Program &P, const Kernel &K, const KernelPlan &Plan,
     Payload += RL.RegionBytes;
     note(D, R.Loc,
          quote(R.Name) + ": " + std::to_string(R.Stages) + " stages x " +
-             std::to_string(RL.StageStride) + " B = " + std::to_string(RL.RegionBytes) +
-             " B");
+             std::to_string(RL.StageStride) +
+             " B = " + std::to_string(RL.RegionBytes) + " B");
   }
   std::string Rest = "barriers: " + std::to_string(L.BarrierBytes) + " B";
   if (L.DynamicBytes > L.TotalBytes)

@@ -27,29 +27,37 @@ std::string hex(uint64_t V) {
 }
 
 std::string shape(const Kernel &K) {
-  return "(" + std::to_string(K.Cluster[0]) + ", " + std::to_string(K.Cluster[1]) + ", " +
-         std::to_string(K.Cluster[2]) + ")";
+  return "(" + std::to_string(K.Cluster[0]) + ", " +
+         std::to_string(K.Cluster[1]) + ", " + std::to_string(K.Cluster[2]) +
+         ")";
 }
 
-void checkMulticastTarget(const Program &P, const Kernel &K, const Op &O, DiagList &Out) {
+void checkMulticastTarget(const Program &P, const Kernel &K, const Op &O,
+                          DiagList &Out) {
   const Resource &Res = P.Resources[O.Resource];
   // In a one-CTA cluster the load writes this CTA only: no peer to race.
   if (Res.Multicast || K.clusterCtas() == 1)
     return;
   Diag &D = report(Out, Check::Cluster, O.McastLoc,
-                   "TMA multicast into " + quote(Res.Name) + ", which is not ts::multicast");
-  note(D, Res.Loc,
-       "its consumers hand a stage back to their own CTA only, so this load may "
-       "overwrite a peer's stage while the peer still reads it; declare the resource "
-       "[[ts::resource(..., ts::multicast)]] so every release reaches every CTA");
+                   "TMA multicast into " + quote(Res.Name) +
+                       ", which is not ts::multicast");
+  note(
+      D, Res.Loc,
+      "its consumers hand a stage back to their own CTA only, so this load may "
+      "overwrite a peer's stage while the peer still reads it; declare the "
+      "resource "
+      "[[ts::resource(..., ts::multicast)]] so every release reaches every "
+      "CTA");
 }
 
 void checkMask(const Kernel &K, const Op &O, DiagList &Out) {
   unsigned Ctas = K.clusterCtas();
   if (*O.McastMask == 0) {
-    Diag &D = report(Out, Check::Cluster, O.McastLoc, "TMA multicast mask 0 writes no CTA");
+    Diag &D = report(Out, Check::Cluster, O.McastLoc,
+                     "TMA multicast mask 0 writes no CTA");
     note(D, O.McastLoc,
-         "set bit i for each CTA rank i that receives the tile, or leave the mask out "
+         "set bit i for each CTA rank i that receives the tile, or leave the "
+         "mask out "
          "to write every CTA of the cluster");
     return;
   }
@@ -64,9 +72,11 @@ void checkMask(const Kernel &K, const Op &O, DiagList &Out) {
                        std::to_string(Rank) + ", outside the cluster of " +
                        plural(Ctas, "CTA"));
   note(D, K.ClusterLoc ? K.ClusterLoc : K.Loc,
-       "the kernel's cluster is " + (K.ClusterLoc ? shape(K) : std::string("one CTA")) +
-           ": ranks 0 to " + std::to_string(Ctas - 1) + " exist; use a mask below " +
-           hex(uint64_t(1) << Ctas) + " or a larger ts::cluster_shape");
+       "the kernel's cluster is " +
+           (K.ClusterLoc ? shape(K) : std::string("one CTA")) +
+           ": ranks 0 to " + std::to_string(Ctas - 1) +
+           " exist; use a mask below " + hex(uint64_t(1) << Ctas) +
+           " or a larger ts::cluster_shape");
 }
 
 /// Whether the read differs between the CTAs of one cluster of K.
@@ -92,7 +102,9 @@ std::string readWords(const Varying &V) {
   return W;
 }
 
-std::string clusterWords(const Kernel &K) { return "the CTAs of a cluster " + shape(K); }
+std::string clusterWords(const Kernel &K) {
+  return "the CTAs of a cluster " + shape(K);
+}
 
 /// `blockIdx.y / 2 and gridDim.y / 2`: the cluster's index along the first
 /// dimension the cluster spans.
@@ -122,23 +134,28 @@ void checkShare(const Kernel &K, const Op &O, const Reads &R, const char *What,
     if (!perThread(V) && variesInCluster(K, V))
       Position.push_back(&V);
   if (Position.empty()) {
-    Diag &D = report(Out, Check::Cluster, O.McastLoc,
-                     std::string("every CTA of the cluster multicasts this load ") + What);
+    Diag &D = report(
+        Out, Check::Cluster, O.McastLoc,
+        std::string("every CTA of the cluster multicasts this load ") + What);
     note(D, O.McastLoc,
-         "each CTA's stage receives this load from every CTA of the cluster " + shape(K) +
-             "; " + Fix);
+         "each CTA's stage receives this load from every CTA of the cluster " +
+             shape(K) + "; " + Fix);
     return;
   }
   // One read decides the position: it must take a value per CTA.
   const Varying &V = *Position.front();
-  if (Position.size() > 1 || V.Src != Varying::Source::CtaIndex || distinctInCluster(K, V))
+  if (Position.size() > 1 || V.Src != Varying::Source::CtaIndex ||
+      distinctInCluster(K, V))
     return;
   Diag &D = report(Out, Check::Cluster, O.McastLoc,
-                   std::string("two CTAs of the cluster multicast this load ") + What);
+                   std::string("two CTAs of the cluster multicast this load ") +
+                       What);
   note(D, V.Loc,
        readWords(V) + " repeats on the " + std::to_string(K.Cluster[V.Dim]) +
-           " CTAs of the cluster " + shape(K) + " along " + std::string(1, char('x' + V.Dim)) +
-           ", so two of them load one share and a share is never loaded; " + Fix);
+           " CTAs of the cluster " + shape(K) + " along " +
+           std::string(1, char('x' + V.Dim)) +
+           ", so two of them load one share and a share is never loaded; " +
+           Fix);
 }
 
 void checkPartialMask(const Kernel &K, const Op &O, DiagList &Out) {
@@ -152,10 +169,13 @@ void checkPartialMask(const Kernel &K, const Op &O, DiagList &Out) {
                    "TMA multicast mask " + hex(Mask) + " leaves out CTA rank " +
                        std::to_string(Left) + " of the cluster");
   note(D, O.McastLoc,
-       "every CTA issues this load, so the stage of rank " + std::to_string(Left) +
-           " receives none of its bytes while the CTAs in the mask receive them from all " +
+       "every CTA issues this load, so the stage of rank " +
+           std::to_string(Left) +
+           " receives none of its bytes while the CTAs in the mask receive "
+           "them from all " +
            std::to_string(K.clusterCtas()) +
-           ": their phases complete early or never; leave the mask out to write every CTA");
+           ": their phases complete early or never; leave the mask out to "
+           "write every CTA");
 }
 
 const Resource *multicastResource(const Program &P, const Task &T) {
@@ -168,7 +188,8 @@ const Resource *multicastResource(const Program &P, const Task &T) {
 
 /// A multicast stage couples the CTAs' pipelines: each phase needs every
 /// CTA's releases and loads, so every CTA must run the same iterations.
-void checkTrips(const Program &P, const Kernel &K, const Task &T, DiagList &Out) {
+void checkTrips(const Program &P, const Kernel &K, const Task &T,
+                DiagList &Out) {
   const Resource *Res = multicastResource(P, T);
   if (!Res)
     return;
@@ -179,15 +200,21 @@ void checkTrips(const Program &P, const Kernel &K, const Task &T, DiagList &Out)
       if (perThread(V) || !variesInCluster(K, V))
         continue; // per thread: ts-domain says so in any kernel
       Diag &D = report(Out, Check::Cluster, Dom->Loc,
-                       "the trip count of this ts::domain loop of task " + quote(T.Name) +
+                       "the trip count of this ts::domain loop of task " +
+                           quote(T.Name) +
                            " may differ between the CTAs of a cluster");
-      note(D, V.Loc, "it depends on " + readWords(V) + ", which differs between " +
-                         clusterWords(K));
+      note(D, V.Loc,
+           "it depends on " + readWords(V) + ", which differs between " +
+               clusterWords(K));
       note(D, Res->MulticastLoc ? Res->MulticastLoc : Res->Loc,
            "each phase of " + quote(Res->Name) +
-               " (ts::multicast) needs the releases and loads of every CTA of the "
-               "cluster: loop over clusters (ts::cluster::id() and ts::cluster::count(), "
-               "or " + clusterIndexWords(K) + ") so every CTA runs the same iterations");
+               " (ts::multicast) needs the releases and loads of every CTA of "
+               "the "
+               "cluster: loop over clusters (ts::cluster::id() and "
+               "ts::cluster::count(), "
+               "or " +
+               clusterIndexWords(K) +
+               ") so every CTA runs the same iterations");
       break;
     }
   }
@@ -203,19 +230,24 @@ void checkCluster(const Program &P, const Kernel &K, DiagList &Out) {
       if (O.Kind != OpKind::Work || !O.TmaMulticast)
         continue;
       checkMulticastTarget(P, K, O, Out);
-      bool Outside = O.McastMask && (*O.McastMask == 0 || *O.McastMask >> K.clusterCtas());
+      bool Outside =
+          O.McastMask && (*O.McastMask == 0 || *O.McastMask >> K.clusterCtas());
       if (O.McastMask)
         checkMask(K, O, Out);
       if (Outside || K.clusterCtas() == 1 || !P.Resources[O.Resource].Multicast)
         continue;
       if (O.McastMask)
         checkPartialMask(K, O, Out);
-      checkShare(K, O, O.McastDst, "to the same destination",
-                 "offset the destination by this CTA's share (ts::cluster::rank()) so "
-                 "the shares tile the stage", Out);
-      checkShare(K, O, O.McastCoords, "from the same coordinates",
-                 "select this CTA's share of the tile with ts::cluster::rank() in the "
-                 "coordinates", Out);
+      checkShare(
+          K, O, O.McastDst, "to the same destination",
+          "offset the destination by this CTA's share (ts::cluster::rank()) so "
+          "the shares tile the stage",
+          Out);
+      checkShare(
+          K, O, O.McastCoords, "from the same coordinates",
+          "select this CTA's share of the tile with ts::cluster::rank() in the "
+          "coordinates",
+          Out);
     }
   }
 }

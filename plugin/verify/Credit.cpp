@@ -2,10 +2,10 @@
 //
 // Tasks step through their ops lazily (cursors, guards applied) against
 // per-task stage counters (reference 10.5); TripCounts.cpp picks the trip
-// counts, Explore.cpp searches interleavings with the same steps. Every producer task fills every
-// stage and every consumer task drains every stage, matching the barrier
-// arrival counts: a stage is full once all producer tasks committed it and
-// free again once all consumer tasks released it.
+// counts, Explore.cpp searches interleavings with the same steps. Every
+// producer task fills every stage and every consumer task drains every stage,
+// matching the barrier arrival counts: a stage is full once all producer tasks
+// committed it and free again once all consumer tasks released it.
 //
 //===----------------------------------------------------------------------===//
 #include "verify/Simulation.h"
@@ -28,8 +28,8 @@ std::string times(uint64_t N) {
 } // namespace
 
 Simulation::Simulation(const Program &P, const Kernel &K,
-                       const KernelPlan &Plan, const std::vector<uint64_t> &KTrips,
-                       std::string RunName)
+                       const KernelPlan &Plan,
+                       const std::vector<uint64_t> &KTrips, std::string RunName)
     : P(P), RunName(std::move(RunName)), Producers(P.Resources.size()),
       Consumers(P.Resources.size()) {
   for (size_t I = 0; I < K.Tasks.size(); ++I) {
@@ -57,9 +57,10 @@ Simulation::Simulation(const Program &P, const Kernel &K,
       Consumers[PP.Resource].push_back(Local(TI));
   }
   for (unsigned T = 0; T < Tasks.size(); ++T)
-    PlainLoop.push_back(std::any_of(Loop[T].begin(), Loop[T].end(), [&](unsigned O) {
-      return runsInMiddle(task(T).Ops[O].G);
-    }));
+    PlainLoop.push_back(
+        std::any_of(Loop[T].begin(), Loop[T].end(), [&](unsigned O) {
+          return runsInMiddle(task(T).Ops[O].G);
+        }));
   Cur.assign(Tasks.size(), Cursor());
   C.resize(Tasks.size() * P.Resources.size());
   for (unsigned T = 0; T < Tasks.size(); ++T)
@@ -155,7 +156,8 @@ void Simulation::execute(unsigned T) {
     return;
   // A thread held back: the task's other threads go on, but hand over
   // nothing the held one has not.
-  if (Withheld && Withheld(T) && (O.Kind == OpKind::Commit || O.Kind == OpKind::Release))
+  if (Withheld && Withheld(T) &&
+      (O.Kind == OpKind::Commit || O.Kind == OpKind::Release))
     return;
   if (O.Kind != OpKind::Work && Trips[T] != InfiniteTrips && RecordEvents)
     Events[O.Resource].push_back({T, Index, It});
@@ -225,7 +227,8 @@ bool Simulation::round(SimResult *S, unsigned Step) {
   if (Ready.empty()) {
     if (S) {
       for (unsigned T : Blocked)
-        S->Steps.push_back({Step, Tasks[T], nextIndex(T), unsigned(Cur[T].It), true});
+        S->Steps.push_back(
+            {Step, Tasks[T], nextIndex(T), unsigned(Cur[T].It), true});
       S->Deadlocked = true;
       reportDeadlock(Blocked);
     }
@@ -233,7 +236,8 @@ bool Simulation::round(SimResult *S, unsigned Step) {
   }
   for (unsigned T : Ready) {
     if (S)
-      S->Steps.push_back({Step, Tasks[T], nextIndex(T), unsigned(Cur[T].It), false});
+      S->Steps.push_back(
+          {Step, Tasks[T], nextIndex(T), unsigned(Cur[T].It), false});
     execute(T);
   }
   return true;
@@ -248,7 +252,8 @@ std::vector<unsigned> Simulation::enabledTasks() const {
 }
 
 bool Simulation::allDone() const {
-  return std::all_of(Cur.begin(), Cur.end(), [](const Cursor &Cu) { return Cu.Done; });
+  return std::all_of(Cur.begin(), Cur.end(),
+                     [](const Cursor &Cu) { return Cu.Done; });
 }
 
 std::vector<uint64_t> Simulation::stateKey() const {
@@ -259,23 +264,28 @@ std::vector<uint64_t> Simulation::stateKey() const {
 
 void Simulation::stateKey(uint64_t *Out) const {
   for (const Cursor &Cu : Cur)
-    *Out++ = Cu.Done ? ~uint64_t(0) : (uint64_t(Cu.Sec) << 62) | (Cu.It << 20) | Cu.Idx;
+    *Out++ = Cu.Done ? ~uint64_t(0)
+                     : (uint64_t(Cu.Sec) << 62) | (Cu.It << 20) | Cu.Idx;
 }
 
 bool Simulation::sameBehaviour(unsigned T, unsigned U) const {
   const Task &A = task(T), &B = task(U);
   auto SameOp = [](const Op &X, const Op &Y) {
-    return X.Kind == Y.Kind && X.Resource == Y.Resource && X.R == Y.R && X.Sec == Y.Sec &&
-           X.G == Y.G && X.Stage == Y.Stage && X.Token == Y.Token;
+    return X.Kind == Y.Kind && X.Resource == Y.Resource && X.R == Y.R &&
+           X.Sec == Y.Sec && X.G == Y.G && X.Stage == Y.Stage &&
+           X.Token == Y.Token;
   };
-  return Trips[T] == Trips[U] && A.Produces == B.Produces && A.Consumes == B.Consumes &&
-         std::equal(A.Ops.begin(), A.Ops.end(), B.Ops.begin(), B.Ops.end(), SameOp);
+  return Trips[T] == Trips[U] && A.Produces == B.Produces &&
+         A.Consumes == B.Consumes &&
+         std::equal(A.Ops.begin(), A.Ops.end(), B.Ops.begin(), B.Ops.end(),
+                    SameOp);
 }
 
 bool Simulation::narrowKeysFit() const {
   for (unsigned T = 0; T < Tasks.size(); ++T)
     if ((Trips[T] != InfiniteTrips && Trips[T] >= (1u << 20) - 1) ||
-        std::max({Head[T].size(), Loop[T].size(), Tail[T].size()}) >= (1u << 10))
+        std::max({Head[T].size(), Loop[T].size(), Tail[T].size()}) >=
+            (1u << 10))
       return false;
   return true;
 }
@@ -318,10 +328,11 @@ SimResult Simulation::run() {
 /// the slowest of them; every other task (head, first iteration, tail,
 /// finished, finite) by its absolute position. Empty until some task is
 /// past its first iteration.
-std::vector<int64_t> Simulation::relativeState(uint64_t &MinIt, uint64_t &Lag) const {
+std::vector<int64_t> Simulation::relativeState(uint64_t &MinIt,
+                                               uint64_t &Lag) const {
   auto Steady = [&](unsigned T) {
-    return Trips[T] == InfiniteTrips && !finished(T) && Cur[T].Sec == Section::Loop &&
-           Cur[T].It > 0;
+    return Trips[T] == InfiniteTrips && !finished(T) &&
+           Cur[T].Sec == Section::Loop && Cur[T].It > 0;
   };
   MinIt = InfiniteTrips;
   uint64_t MaxIt = 0;
@@ -362,7 +373,8 @@ std::vector<int64_t> Simulation::relativeState(uint64_t &MinIt, uint64_t &Lag) c
 bool Simulation::stepSlowest() {
   auto Progress = [&](unsigned T) {
     const Cursor &Cu = Cur[T];
-    return std::make_tuple(int(Cu.Sec), Cu.Sec == Section::Loop ? Cu.It : 0, Cu.Idx);
+    return std::make_tuple(int(Cu.Sec), Cu.Sec == Section::Loop ? Cu.It : 0,
+                           Cu.Idx);
   };
   std::optional<unsigned> Best;
   for (unsigned T : enabledTasks())
@@ -374,7 +386,8 @@ bool Simulation::stepSlowest() {
   return true;
 }
 
-SteadyState Simulation::findSteadyState(uint64_t MaxSteps, uint64_t MaxIterations) {
+SteadyState Simulation::findSteadyState(uint64_t MaxSteps,
+                                        uint64_t MaxIterations) {
   SteadyState St;
   std::map<std::vector<int64_t>, uint64_t> Seen; ///< Key -> slowest iteration.
   for (uint64_t Step = 0; Step < MaxSteps; ++Step) {
@@ -383,7 +396,8 @@ SteadyState Simulation::findSteadyState(uint64_t MaxSteps, uint64_t MaxIteration
       return St;
     }
     for (unsigned T = 0; T < Tasks.size(); ++T)
-      if (Trips[T] == InfiniteTrips && Cur[T].Sec == Section::Loop && !finished(T))
+      if (Trips[T] == InfiniteTrips && Cur[T].Sec == Section::Loop &&
+          !finished(T))
         St.MaxIt = std::max(St.MaxIt, Cur[T].It);
     if (St.MaxIt > MaxIterations)
       return St;
@@ -405,7 +419,8 @@ SteadyState Simulation::findSteadyState(uint64_t MaxSteps, uint64_t MaxIteration
 
 std::string Simulation::blockedOn(unsigned T) const {
   const Op &O = next(T);
-  return std::string(opKindName(O.Kind)) + " of " + quote(P.Resources[O.Resource].Name);
+  return std::string(opKindName(O.Kind)) + " of " +
+         quote(P.Resources[O.Resource].Name);
 }
 
 void Simulation::noteBlocked(Diag &D, const std::vector<unsigned> &Blocked) {
@@ -433,7 +448,8 @@ void Simulation::noteBlocked(Diag &D, const std::vector<unsigned> &Blocked) {
     Full = MinWaited < Full ? Full - MinWaited : 0;
     note(D, Res.Loc,
          quote(Res.Name) + ": " + std::to_string(Empty) + " empty, " +
-             std::to_string(Full) + " full " + (Full == 1 ? "stage" : "stages"));
+             std::to_string(Full) + " full " +
+             (Full == 1 ? "stage" : "stages"));
     // Finished tasks on the other side are why the stage never comes.
     const auto &Others =
         isProducerOp(next(First).Kind) ? Consumers[R] : Producers[R];
@@ -458,7 +474,8 @@ bool Simulation::missingRelease(const std::vector<unsigned> &Blocked) {
   // a consumer holding waited-for stages never released starves producers.
   bool HeldByProducers = false, HeldByConsumers = false;
   for (unsigned T : Producers[O.Resource])
-    HeldByProducers |= ctr(T, O.Resource).Acquired > ctr(T, O.Resource).Committed;
+    HeldByProducers |=
+        ctr(T, O.Resource).Acquired > ctr(T, O.Resource).Committed;
   for (unsigned T : Consumers[O.Resource])
     HeldByConsumers |= ctr(T, O.Resource).Waited > ctr(T, O.Resource).Released;
   // A wait stuck behind producers stuck on acquire is a missing release.
@@ -477,7 +494,8 @@ bool Simulation::missingRelease(const std::vector<unsigned> &Blocked) {
 void Simulation::noteHeld(Diag &D, const Op &O, bool MissingRelease) {
   const Resource &Res = P.Resources[O.Resource];
   OpKind Close = MissingRelease ? OpKind::Release : OpKind::Commit;
-  for (unsigned T : MissingRelease ? Consumers[O.Resource] : Producers[O.Resource]) {
+  for (unsigned T :
+       MissingRelease ? Consumers[O.Resource] : Producers[O.Resource]) {
     const Counters &Ct = ctr(T, O.Resource);
     uint64_t Taken = MissingRelease ? Ct.Waited : Ct.Acquired;
     uint64_t Back = MissingRelease ? Ct.Released : Ct.Committed;
@@ -490,9 +508,9 @@ void Simulation::noteHeld(Diag &D, const Op &O, bool MissingRelease) {
     for (const Op &C : task(T).Ops)
       if (C.Resource == O.Resource && C.Kind == Close && C.G != Guard::Always)
         note(D, C.Loc,
-             std::string("this ") + opKindName(Close) + " runs " + guardWords(C.G));
+             std::string("this ") + opKindName(Close) + " runs " +
+                 guardWords(C.G));
   }
-
 }
 
 void Simulation::noteCycle(Diag &D, unsigned First) {
@@ -535,7 +553,8 @@ void Simulation::noteCycle(Diag &D, unsigned First) {
       std::string Held;
       for (unsigned R = 0; R < P.Resources.size(); ++R) {
         const Counters &Ct = ctr(T, R);
-        if (tracked(R) && (Ct.Acquired > Ct.Committed || Ct.Waited > Ct.Released))
+        if (tracked(R) &&
+            (Ct.Acquired > Ct.Committed || Ct.Waited > Ct.Released))
           Held += (Held.empty() ? "" : ", ") + quote(P.Resources[R].Name);
       }
       Text += (I ? "; task " : "task ") + quote(task(T).Name) + " waits for " +
@@ -546,7 +565,6 @@ void Simulation::noteCycle(Diag &D, unsigned First) {
     }
     note(D, O.Loc, Text);
   }
-
 }
 
 void Simulation::reportDeadlock(const std::vector<unsigned> &Blocked) {
@@ -593,8 +611,10 @@ void Simulation::traceNotes(Diag &D, unsigned R) {
     const Op &O = T.Ops[Ev[I].Op];
     std::string Where = O.Sec == Section::Loop
                             ? "iteration " + std::to_string(Ev[I].It)
-                            : O.Sec == Section::Head ? "head" : "tail";
-    D.Trace.push_back({T.Name, opKindName(O.Kind), P.Resources[R].Name, Where, O.Loc});
+                        : O.Sec == Section::Head ? "head"
+                                                 : "tail";
+    D.Trace.push_back(
+        {T.Name, opKindName(O.Kind), P.Resources[R].Name, Where, O.Loc});
     if (I < From)
       continue;
     note(D, O.Loc,
@@ -606,8 +626,8 @@ void Simulation::traceNotes(Diag &D, unsigned R) {
 
 Diag &Simulation::add(unsigned R, const std::string &Key, SourceHandle Loc,
                       const std::string &Msg) {
-  Findings.push_back(
-      {Key + ":" + std::to_string(R), Diag{Check::Credit, Loc, Msg + suffix(), {}}});
+  Findings.push_back({Key + ":" + std::to_string(R),
+                      Diag{Check::Credit, Loc, Msg + suffix(), {}}});
   return Findings.back().second;
 }
 
@@ -635,7 +655,6 @@ void Simulation::reconcilePairs(unsigned R) {
                 times(Ct.Waited) + " but releases it " + times(Ct.Released));
     note(D, task(T).Loc, "every wait needs exactly one release");
   }
-
 }
 
 void Simulation::reconcileCommits(unsigned R) {

@@ -16,14 +16,16 @@ using namespace detail;
 
 namespace {
 
-void requireUsed(const Program &P, const std::vector<unsigned> &Used, unsigned R,
-                 SourceHandle Loc, const char *What, const Kernel &K, DiagList &Out) {
+void requireUsed(const Program &P, const std::vector<unsigned> &Used,
+                 unsigned R, SourceHandle Loc, const char *What,
+                 const Kernel &K, DiagList &Out) {
   if (std::find(Used.begin(), Used.end(), R) != Used.end())
     return;
   Diag &D = report(Out, Check::Syntax, Loc,
                    std::string(What) + " names " + quote(P.Resources[R].Name) +
                        ", which no task of kernel " + quote(K.Name) + " uses");
-  note(D, P.Resources[R].Loc, "remove it, or give a task of the kernel a handle to it");
+  note(D, P.Resources[R].Loc,
+       "remove it, or give a task of the kernel a handle to it");
 }
 
 } // namespace

@@ -23,32 +23,40 @@ bool innerTripsMatch(const Domain &A, const Domain &B) {
 
 /// Tasks that exchange stages must nest alike: both with one k-loop of the
 /// same trip count, or neither.
-void checkPair(const Program &P, const Task &A, const Task &B, unsigned R, DiagList &Out) {
+void checkPair(const Program &P, const Task &A, const Task &B, unsigned R,
+               DiagList &Out) {
   bool NA = A.Inner.Present, NB = B.Inner.Present;
   if (NA != NB) {
     const Task &Flat = NA ? B : A, &Nest = NA ? A : B;
-    Diag &D = report(Out, Check::Domain, Flat.Dom.Present ? Flat.Dom.Loc : Flat.Loc,
-                     "task " + quote(Flat.Name) + " exchanges stages of " +
-                         quote(P.Resources[R].Name) + " with task " + quote(Nest.Name) +
-                         ", which nests a ts::domain loop in its loop, but has no such loop");
-    note(D, Nest.Inner.Loc, "the inner ts::domain loop of " + quote(Nest.Name) + " is here");
+    Diag &D = report(
+        Out, Check::Domain, Flat.Dom.Present ? Flat.Dom.Loc : Flat.Loc,
+        "task " + quote(Flat.Name) + " exchanges stages of " +
+            quote(P.Resources[R].Name) + " with task " + quote(Nest.Name) +
+            ", which nests a ts::domain loop in its loop, but has no such "
+            "loop");
+    note(D, Nest.Inner.Loc,
+         "the inner ts::domain loop of " + quote(Nest.Name) + " is here");
     note(D, Flat.Loc,
-         "write the same loops in both tasks: the tile loop with the k-loop inside it");
+         "write the same loops in both tasks: the tile loop with the k-loop "
+         "inside it");
     return;
   }
   if (!NA || innerTripsMatch(A.Inner, B.Inner))
     return;
-  Diag &D = report(Out, Check::Domain, B.Inner.Loc,
-                   "the inner ts::domain loops of tasks " + quote(A.Name) + " and " +
-                       quote(B.Name) + " may run different trip counts");
-  note(D, A.Inner.Loc, "task " + quote(A.Name) + " loops over (" + A.Inner.StartText + ", " +
-                           A.Inner.EndText + ", " + A.Inner.StepText + ")");
+  Diag &D =
+      report(Out, Check::Domain, B.Inner.Loc,
+             "the inner ts::domain loops of tasks " + quote(A.Name) + " and " +
+                 quote(B.Name) + " may run different trip counts");
+  note(D, A.Inner.Loc,
+       "task " + quote(A.Name) + " loops over (" + A.Inner.StartText + ", " +
+           A.Inner.EndText + ", " + A.Inner.StepText + ")");
   note(D, B.Inner.Loc, "give both inner loops the same bounds");
 }
 
 } // namespace
 
-void checkNesting(const Program &P, const Kernel &K, const KernelPlan &Plan, DiagList &Out) {
+void checkNesting(const Program &P, const Kernel &K, const KernelPlan &Plan,
+                  DiagList &Out) {
   std::set<std::pair<unsigned, unsigned>> Reported;
   for (const PipelinePlan &PP : Plan.Pipelines) {
     std::vector<unsigned> Side = PP.Producers;

@@ -14,7 +14,8 @@ namespace ts {
 
 /// Tasks exchanging stages both nest a k-loop, with one trip count, or
 /// neither (ts-domain).
-void checkNesting(const Program &P, const Kernel &K, const KernelPlan &Plan, DiagList &Out);
+void checkNesting(const Program &P, const Kernel &K, const KernelPlan &Plan,
+                  DiagList &Out);
 
 } // namespace ts
 

@@ -25,7 +25,8 @@ struct FirstUse {
 };
 
 /// Ops of each simulation task on resource R in one unfrozen run.
-std::vector<uint64_t> opCounts(const Program &P, const Kernel &K, const KernelPlan &Plan,
+std::vector<uint64_t> opCounts(const Program &P, const Kernel &K,
+                               const KernelPlan &Plan,
                                const std::vector<uint64_t> &Trips, unsigned R) {
   Simulation S(P, K, Plan, Trips, "");
   S.RecordEvents = false;
@@ -38,7 +39,7 @@ std::vector<uint64_t> opCounts(const Program &P, const Kernel &K, const KernelPl
 }
 
 std::string where(const Op &O, uint64_t It) {
-  return O.Sec == Section::Loop ? "iteration " + std::to_string(It)
+  return O.Sec == Section::Loop   ? "iteration " + std::to_string(It)
          : O.Sec == Section::Head ? "the head"
                                   : "the tail";
 }
@@ -50,8 +51,8 @@ std::string where(const Op &O, uint64_t It) {
 /// stage (the held thread never arrives).
 void phaseOrder(const Program &P, const Kernel &K, const KernelPlan &Plan,
                 const std::vector<uint64_t> &Trips, const std::string &RunName,
-                const AliasGroup &G, unsigned Before, unsigned After, unsigned T,
-                uint64_t Last, Findings &Out) {
+                const AliasGroup &G, unsigned Before, unsigned After,
+                unsigned T, uint64_t Last, Findings &Out) {
   Simulation S(P, K, Plan, Trips, RunName);
   S.RecordEvents = false;
   uint64_t Done = 0;
@@ -73,31 +74,37 @@ void phaseOrder(const Program &P, const Kernel &K, const KernelPlan &Plan,
   S.runToQuiescence();
   if (!Use.Found)
     return;
-  const Task &Late = P.Tasks[S.programTask(T)], &Early = P.Tasks[S.programTask(Use.Task)];
+  const Task &Late = P.Tasks[S.programTask(T)],
+             &Early = P.Tasks[S.programTask(Use.Task)];
   const Op &UseOp = Early.Ops[Use.Op];
-  const Op &Pending = *std::find_if(Late.Ops.begin(), Late.Ops.end(),
-                                    [&](const Op &O) { return O.Loc == HeldAt; });
+  const Op &Pending =
+      *std::find_if(Late.Ops.begin(), Late.Ops.end(),
+                    [&](const Op &O) { return O.Loc == HeldAt; });
   const std::string &A = P.Resources[Before].Name, &B = P.Resources[After].Name;
-  Diag D{Check::Race, UseOp.Loc,
+  Diag D{Check::Race,
+         UseOp.Loc,
          "race: task " + quote(Early.Name) + " may use " + quote(B) + " (" +
-             opKindName(UseOp.Kind) + ", " + where(UseOp, Use.It) + ") while task " +
-             quote(Late.Name) + " still uses " + quote(A) + ", which shares its bytes (" +
-             RunName + ")",
+             opKindName(UseOp.Kind) + ", " + where(UseOp, Use.It) +
+             ") while task " + quote(Late.Name) + " still uses " + quote(A) +
+             ", which shares its bytes (" + RunName + ")",
          {}};
   note(D, Pending.Loc,
-       "a thread of task " + quote(Late.Name) + " may still be before this last " +
-           opKindName(Pending.Kind) + " of " + quote(A) + " (" + where(Pending, HeldIt) +
+       "a thread of task " + quote(Late.Name) +
+           " may still be before this last " + opKindName(Pending.Kind) +
+           " of " + quote(A) + " (" + where(Pending, HeldIt) +
            "); the task's other threads do not wait for it");
   note(D, G.Loc,
-       quote(A) + " and " + quote(B) + " share shared memory here, " + quote(A) +
-           " first");
+       quote(A) + " and " + quote(B) + " share shared memory here, " +
+           quote(A) + " first");
   note(D, UseOp.Loc,
-       "order them: make " + quote(Early.Name) + " wait, before its first use of " +
-           quote(B) + ", for a stage that every thread of " + quote(Late.Name) +
+       "order them: make " + quote(Early.Name) +
+           " wait, before its first use of " + quote(B) +
+           ", for a stage that every thread of " + quote(Late.Name) +
            " hands over after its last use of " + quote(A) +
-           (Early.Name == Late.Name ? " (a stage of another task that needs it)" : ""));
-  Out.push_back({"race:" + std::to_string(Before) + ":" + std::to_string(After) + ":" +
-                     std::to_string(UseOp.Loc),
+           (Early.Name == Late.Name ? " (a stage of another task that needs it)"
+                                    : ""));
+  Out.push_back({"race:" + std::to_string(Before) + ":" +
+                     std::to_string(After) + ":" + std::to_string(UseOp.Loc),
                  std::move(D)});
 }
 
@@ -127,9 +134,12 @@ void pdlOrder(const Program &P, const Kernel &K, const KernelPlan &Plan,
   Simulation S(P, K, Plan, Trips, RunName);
   S.RecordEvents = false;
   FirstUse Launch;
-  S.Frozen = [](unsigned, const Op &Next) { return Next.Kind == OpKind::PdlWait; };
+  S.Frozen = [](unsigned, const Op &Next) {
+    return Next.Kind == OpKind::PdlWait;
+  };
   S.OnExecute = [&](unsigned U, unsigned O, uint64_t It) {
-    if (!Launch.Found && P.Tasks[S.programTask(U)].Ops[O].Kind == OpKind::PdlLaunch)
+    if (!Launch.Found &&
+        P.Tasks[S.programTask(U)].Ops[O].Kind == OpKind::PdlLaunch)
       Launch = {U, O, It, true};
   };
   S.runToQuiescence();
@@ -137,10 +147,12 @@ void pdlOrder(const Program &P, const Kernel &K, const KernelPlan &Plan,
     return;
   const Task &T = P.Tasks[S.programTask(Launch.Task)];
   const Op &O = T.Ops[Launch.Op];
-  Diag D{Check::Pdl, O.Loc,
+  Diag D{Check::Pdl,
+         O.Loc,
          "task " + quote(T.Name) +
              " may let dependent grids launch before any task has called "
-             "ts::pdl_wait() (" + RunName + ")",
+             "ts::pdl_wait() (" +
+             RunName + ")",
          {}};
   bool Waits = false;
   for (unsigned U = 0; U < S.taskCount(); ++U)
@@ -151,11 +163,14 @@ void pdlOrder(const Program &P, const Kernel &K, const KernelPlan &Plan,
                " waits here, but nothing orders this before the launch");
     }
   note(D, Waits ? O.Loc : K.Loc,
-       Waits ? "call ts::pdl_launch_dependents() after a ts::pdl_wait() of the same "
-               "task, or after waiting for a stage that a waiting task hands over"
-             : "no task calls ts::pdl_wait(): add one before the first dependent "
-               "access, or mark the kernel ts::pdl_waited if it has no predecessor "
-               "or waits outside the schedule");
+       Waits
+           ? "call ts::pdl_launch_dependents() after a ts::pdl_wait() of the "
+             "same "
+             "task, or after waiting for a stage that a waiting task hands over"
+           : "no task calls ts::pdl_wait(): add one before the first dependent "
+             "access, or mark the kernel ts::pdl_waited if it has no "
+             "predecessor "
+             "or waits outside the schedule");
   Out.push_back({"pdl:" + std::to_string(O.Loc), std::move(D)});
 }
 

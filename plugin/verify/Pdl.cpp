@@ -39,8 +39,9 @@ void checkPdlWaits(const Program &P, const Kernel &K, DiagList &Out) {
       const Task &T = P.Tasks[TI];
       if (!T.produces(R) && !(Gmem && T.consumes(R)))
         continue;
-      auto Wait = std::find_if(T.Ops.begin(), T.Ops.end(),
-                               [](const Op &O) { return O.Kind == OpKind::PdlWait; });
+      auto Wait = std::find_if(T.Ops.begin(), T.Ops.end(), [](const Op &O) {
+        return O.Kind == OpKind::PdlWait;
+      });
       size_t Use = firstDependentUse(P, T, R);
       size_t WaitAt = size_t(Wait - T.Ops.begin());
       if (Wait != T.Ops.end() && WaitAt < Use)
@@ -58,7 +59,8 @@ void checkPdlWaits(const Program &P, const Kernel &K, DiagList &Out) {
            quote(Res.Name) + " is declared grid-dependent here");
       note(D, None ? T.Loc : At,
            "call ts::pdl_wait() at the start of " + quote(T.Name) +
-               ", or mark the kernel ts::pdl_waited if it waits outside the schedule");
+               ", or mark the kernel ts::pdl_waited if it waits outside the "
+               "schedule");
     }
   }
 }

@@ -1,4 +1,5 @@
-//===- Registers.cpp - setmaxnreg budgets per warp group -------------------===//
+//===- Registers.cpp - setmaxnreg budgets per warp group
+//-------------------===//
 //
 // setmaxnreg acts on a whole warp group (4 warps), so every warp of a group
 // with a budget must run a task with that same budget, and the budgets of
@@ -94,21 +95,23 @@ void checkRegisters(const Program &P, const Kernel &K, const KernelPlan &Plan,
 
   // The plan sums per warp: warps without a budget keep the launch default.
   uint64_t Sum = Plan.RegisterSum;
-  bool AnyDefault = std::any_of(Plan.WarpBudget.begin(), Plan.WarpBudget.end(),
-                                [](const std::optional<unsigned> &B) { return !B; });
+  bool AnyDefault =
+      std::any_of(Plan.WarpBudget.begin(), Plan.WarpBudget.end(),
+                  [](const std::optional<unsigned> &B) { return !B; });
   if (Sum <= Tg.RegisterFile)
     return;
-  Diag &D = report(Out, Check::Registers, K.Loc,
-                   "register budgets of kernel " + quote(K.Name) + " need " +
-                       std::to_string(Sum) +
-                       " registers; the register file holds " +
-                       std::to_string(Tg.RegisterFile));
+  Diag &D =
+      report(Out, Check::Registers, K.Loc,
+             "register budgets of kernel " + quote(K.Name) + " need " +
+                 std::to_string(Sum) + " registers; the register file holds " +
+                 std::to_string(Tg.RegisterFile));
   for (unsigned TI : K.Tasks) {
     const Task &T = P.Tasks[TI];
     if (T.Regs)
       note(D, T.Loc,
            "task " + quote(T.Name) + ": " + std::to_string(T.NumWarps) +
-               " warps x " + std::to_string(Tg.WarpThreads) + " x " + std::to_string(*T.Regs) + " registers");
+               " warps x " + std::to_string(Tg.WarpThreads) + " x " +
+               std::to_string(*T.Regs) + " registers");
   }
   if (AnyDefault)
     note(D, K.Loc,

@@ -1,4 +1,5 @@
-//===- Registry.cpp - Every check of a kernel, in one table ----------------===//
+//===- Registry.cpp - Every check of a kernel, in one table
+//----------------===//
 #include "verify/Registry.h"
 #include "verify/Nested.h"
 
@@ -7,12 +8,14 @@ namespace ts {
 namespace {
 
 using Plain = void (*)(const Program &, const Kernel &, DiagList &);
-using Planned = void (*)(const Program &, const Kernel &, const KernelPlan &, DiagList &);
+using Planned = void (*)(const Program &, const Kernel &, const KernelPlan &,
+                         DiagList &);
 
 /// Adapters to the rows' one signature, for checks that need no plan or
 /// report only findings.
 template <Plain F>
-void run(const Program &P, const Kernel &K, const KernelPlan &, VerifyResult &R) {
+void run(const Program &P, const Kernel &K, const KernelPlan &,
+         VerifyResult &R) {
   F(P, K, R.Diags);
 }
 template <Planned F>
@@ -32,24 +35,75 @@ const std::vector<CheckRow> &checkRegistry() {
   static const std::vector<CheckRow> Rows = {
       {"Cluster", {C::Cluster}, Scope::Kernel, false, false, run<checkCluster>},
       {"Warps", {C::Warps}, Scope::View, false, false, runPlanned<checkWarps>},
-      {"Registers", {C::Registers}, Scope::View, false, false,
+      {"Registers",
+       {C::Registers},
+       Scope::View,
+       false,
+       false,
        runPlanned<checkRegisters>},
-      {"RegisterPressure", {C::Pressure}, Scope::View, false, false,
+      {"RegisterPressure",
+       {C::Pressure},
+       Scope::View,
+       false,
+       false,
        run<checkRegisterPressure>},
       {"Roles", {C::Roles}, Scope::Kernel, true, false, run<checkRoles>},
-      {"Bracketing", {C::Bracket}, Scope::View, true, false, run<checkBracketing>},
-      {"Domains", {C::Domain}, Scope::View, true, false, runPlanned<checkDomains>},
-      {"Declarations", {C::Syntax}, Scope::View, true, false, run<checkDeclarations>},
-      {"Nested", {C::Domain}, Scope::Kernel, true, true, runPlanned<checkNesting>},
-      {"Stages", {C::Ownership, C::Token}, Scope::View, false, false, run<checkStages>},
-      {"TmaBytes", {C::TmaBytes}, Scope::Kernel, false, false, runPlanned<checkTmaBytes>},
-      {"ThreadBounds", {C::Domain}, Scope::Kernel, false, false, run<checkThreadBounds>},
+      {"Bracketing",
+       {C::Bracket},
+       Scope::View,
+       true,
+       false,
+       run<checkBracketing>},
+      {"Domains",
+       {C::Domain},
+       Scope::View,
+       true,
+       false,
+       runPlanned<checkDomains>},
+      {"Declarations",
+       {C::Syntax},
+       Scope::View,
+       true,
+       false,
+       run<checkDeclarations>},
+      {"Nested",
+       {C::Domain},
+       Scope::Kernel,
+       true,
+       true,
+       runPlanned<checkNesting>},
+      {"Stages",
+       {C::Ownership, C::Token},
+       Scope::View,
+       false,
+       false,
+       run<checkStages>},
+      {"TmaBytes",
+       {C::TmaBytes},
+       Scope::Kernel,
+       false,
+       false,
+       runPlanned<checkTmaBytes>},
+      {"ThreadBounds",
+       {C::Domain},
+       Scope::Kernel,
+       false,
+       false,
+       run<checkThreadBounds>},
       {"Graph", {C::Graph}, Scope::View, false, false, run<checkGraph>},
       {"Pdl", {C::Pdl}, Scope::View, false, false, run<checkPdlWaits>},
-      {"Capacity", {C::Capacity, C::Syntax}, Scope::View, false, false,
+      {"Capacity",
+       {C::Capacity, C::Syntax},
+       Scope::View,
+       false,
+       false,
        runPlanned<checkCapacity>},
-      {"TripCounts", {C::Credit, C::Bound, C::Domain, C::Race, C::Pdl}, Scope::Protocol,
-       false, false, runProtocol},
+      {"TripCounts",
+       {C::Credit, C::Bound, C::Domain, C::Race, C::Pdl},
+       Scope::Protocol,
+       false,
+       false,
+       runProtocol},
   };
   return Rows;
 }

@@ -68,7 +68,8 @@ bool hasOp(const Task &T, unsigned R, OpKind A, OpKind B) {
 }
 
 /// Task-owned memory has no barriers: a second task touching it would race.
-void checkOneOwner(const Program &P, const Kernel &K, unsigned R, DiagList &Out) {
+void checkOneOwner(const Program &P, const Kernel &K, unsigned R,
+                   DiagList &Out) {
   const Task *First = nullptr;
   for (unsigned TI : K.Tasks) {
     const Task &T = P.Tasks[TI];
@@ -83,13 +84,14 @@ void checkOneOwner(const Program &P, const Kernel &K, unsigned R, DiagList &Out)
     for (const TaskParam &TP : T.Params)
       if (TP.K == TaskParam::Kind::Owned && TP.Resource == R)
         At = TP.Loc;
-    Diag &D = report(Out, Check::Roles, At,
-                     "task-owned resource " + quote(Res.Name) + " is taken by task " +
-                         quote(T.Name) + " and by task " + quote(First->Name));
+    Diag &D =
+        report(Out, Check::Roles, At,
+               "task-owned resource " + quote(Res.Name) + " is taken by task " +
+                   quote(T.Name) + " and by task " + quote(First->Name));
     note(D, First->Loc,
          "memory a task owns has no barriers, so only one task of a kernel may "
-         "touch it; to pass data between tasks, make " + quote(Res.Name) +
-             " a pipeline (ts::async_async)");
+         "touch it; to pass data between tasks, make " +
+             quote(Res.Name) + " a pipeline (ts::async_async)");
   }
 }
 
@@ -109,7 +111,8 @@ void checkRoles(const Program &P, const Kernel &K, DiagList &Out) {
             isPipelined(P.Resources[Param.Resource].Kind)) {
           Diag &D = report(Out, Check::Roles, Param.Loc,
                            "task " + quote(T.Name) + " is pinned to CTA " +
-                               std::to_string(*T.Cta) + " but takes part in pipeline " +
+                               std::to_string(*T.Cta) +
+                               " but takes part in pipeline " +
                                quote(P.Resources[Param.Resource].Name));
           note(D, T.Loc,
                "its partner tasks run on every CTA and would wait forever "

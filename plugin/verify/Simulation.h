@@ -17,9 +17,9 @@
 
 #include <functional>
 #include <limits>
+#include <map>
 #include <optional>
 #include <tuple>
-#include <map>
 
 namespace ts {
 namespace detail {
@@ -42,13 +42,14 @@ struct Cursor {
 
 /// What a run in infinite mode learned about the steady state.
 struct SteadyState {
-  bool Deadlocked = false;     ///< Blocked before any task could finish.
-  bool Finished = false;       ///< Every task ends: no loop repeats anything.
-  bool Periodic = false;       ///< The relative state repeated.
-  uint64_t Start = 0;          ///< Iteration of the slowest task at the first occurrence.
-  uint64_t Period = 0;         ///< Iterations between the occurrences.
-  uint64_t MaxLag = 0;         ///< Largest iteration distance between tasks.
-  uint64_t MaxIt = 0;          ///< Furthest iteration any task reached.
+  bool Deadlocked = false; ///< Blocked before any task could finish.
+  bool Finished = false;   ///< Every task ends: no loop repeats anything.
+  bool Periodic = false;   ///< The relative state repeated.
+  uint64_t Start =
+      0; ///< Iteration of the slowest task at the first occurrence.
+  uint64_t Period = 0; ///< Iterations between the occurrences.
+  uint64_t MaxLag = 0; ///< Largest iteration distance between tasks.
+  uint64_t MaxIt = 0;  ///< Furthest iteration any task reached.
 };
 
 class Simulation {
@@ -93,9 +94,10 @@ public:
   bool narrowKeysFit() const;
   /// A cursor word of stateKey in 32 bits, when narrowKeysFit().
   static uint32_t narrow(uint64_t Word) {
-    return Word == ~uint64_t(0) ? 0xffffffffu
-                                : uint32_t((Word >> 62) << 30 | ((Word >> 20) & 0xfffff) << 10 |
-                                           (Word & 0x3ff));
+    return Word == ~uint64_t(0)
+               ? 0xffffffffu
+               : uint32_t((Word >> 62) << 30 | ((Word >> 20) & 0xfffff) << 10 |
+                          (Word & 0x3ff));
   }
   /// Local tasks T and U behave alike: same ops, trip count and handles.
   bool sameBehaviour(unsigned T, unsigned U) const;
@@ -122,12 +124,16 @@ private:
   uint64_t releasedStages(unsigned R) const; ///< Released by every consumer.
   uint64_t slowest(const std::vector<unsigned> &Side, unsigned R,
                    uint64_t Counters::*Field) const;
-  Counters &ctr(unsigned T, unsigned R) { return C[T * P.Resources.size() + R]; }
+  Counters &ctr(unsigned T, unsigned R) {
+    return C[T * P.Resources.size() + R];
+  }
   const Counters &ctr(unsigned T, unsigned R) const {
     return C[T * P.Resources.size() + R];
   }
   const Task &task(unsigned T) const { return P.Tasks[Tasks[T]]; }
-  unsigned nextIndex(unsigned T) const { return section(T, Cur[T].Sec)[Cur[T].Idx]; }
+  unsigned nextIndex(unsigned T) const {
+    return section(T, Cur[T].Sec)[Cur[T].Idx];
+  }
   const Op &next(unsigned T) const { return task(T).Ops[nextIndex(T)]; }
   bool finished(unsigned T) const { return Cur[T].Done; }
   std::string suffix() const { return " (" + RunName + ")"; }
@@ -145,7 +151,8 @@ private:
   void traceNotes(Diag &D, unsigned R);
   void reconcile(unsigned R);
   /// A ts-credit finding of resource R, keyed for deduplication.
-  Diag &add(unsigned R, const std::string &Key, SourceHandle Loc, const std::string &Msg);
+  Diag &add(unsigned R, const std::string &Key, SourceHandle Loc,
+            const std::string &Msg);
   /// Acquires without commits, waits without releases, per task.
   void reconcilePairs(unsigned R);
   /// Commits never waited for; producers committing unevenly.

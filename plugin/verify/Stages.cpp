@@ -22,20 +22,21 @@ using namespace detail;
 namespace {
 
 struct Instance {
-  unsigned TakenBy = 0;    ///< Op index of the acquire/wait.
-  int ReturnedBy = -1;     ///< Op index of the commit/release, once returned.
-  int ReadBy = -1;         ///< Op index of the last MMA issued on it.
-  uint64_t ReadGroup = 0;  ///< The MMA group that read it last.
+  unsigned TakenBy = 0;   ///< Op index of the acquire/wait.
+  int ReturnedBy = -1;    ///< Op index of the commit/release, once returned.
+  int ReadBy = -1;        ///< Op index of the last MMA issued on it.
+  uint64_t ReadGroup = 0; ///< The MMA group that read it last.
 };
 
 struct Pending {
-  unsigned Op = 0;         ///< The try_ op.
-  uint64_t Section = 0;    ///< Which head/iteration/tail it ran in.
+  unsigned Op = 0;      ///< The try_ op.
+  uint64_t Section = 0; ///< Which head/iteration/tail it ran in.
 };
 
 class StageWalk {
 public:
-  StageWalk(const Program &P, const Task &T, DiagList &Out, std::set<std::string> &Seen)
+  StageWalk(const Program &P, const Task &T, DiagList &Out,
+            std::set<std::string> &Seen)
       : P(P), T(T), Out(Out), Seen(Seen) {}
 
   void run(uint64_t Trips);
@@ -43,10 +44,13 @@ public:
 private:
   using Key = std::pair<unsigned, Role>; ///< Resource and the handle's role.
   Key keyOf(const Op &O) const {
-    return {O.Resource, isProducerOp(O.Kind) ? Role::Producer
-                        : isConsumerOp(O.Kind) ? Role::Consumer : O.R};
+    return {O.Resource, isProducerOp(O.Kind)   ? Role::Producer
+                        : isConsumerOp(O.Kind) ? Role::Consumer
+                                               : O.R};
   }
-  std::string res(const Op &O) const { return quote(P.Resources[O.Resource].Name); }
+  std::string res(const Op &O) const {
+    return quote(P.Resources[O.Resource].Name);
+  }
   Diag *once(const std::string &Id, const Op &O, std::string Msg, Check G);
   void step(unsigned I);
   void take(unsigned I);
@@ -63,8 +67,8 @@ private:
   DiagList &Out;
   std::set<std::string> &Seen;
   std::vector<Instance> Instances;
-  std::map<Key, std::deque<unsigned>> Held;  ///< Oldest first.
-  std::map<int, unsigned> Bound;             ///< Stage variable -> instance.
+  std::map<Key, std::deque<unsigned>> Held; ///< Oldest first.
+  std::map<int, unsigned> Bound;            ///< Stage variable -> instance.
   std::map<Key, Pending> Tries;
   uint64_t SectionNo = 0;
   uint64_t Committed = 0; ///< MMA groups closed by commit_group.
@@ -72,7 +76,8 @@ private:
   int LastWait = -1;      ///< The last wait_group op, for notes.
 };
 
-Diag *StageWalk::once(const std::string &Id, const Op &O, std::string Msg, Check G) {
+Diag *StageWalk::once(const std::string &Id, const Op &O, std::string Msg,
+                      Check G) {
   if (!Seen.insert(Id + "@" + std::to_string(O.Loc)).second)
     return nullptr;
   return &report(Out, G, O.Loc, std::move(Msg));
@@ -84,23 +89,28 @@ void StageWalk::take(unsigned I) {
   OpKind Try = O.Kind == OpKind::Acquire ? OpKind::TryAcquire : OpKind::TryWait;
   auto It = Tries.find(K);
   if (O.Token == Op::ForgedToken) {
-    if (Diag *D = once("forged", O, std::string(opKindName(O.Kind)) + " of " + res(O) +
-                                        " is given a token that no " +
-                                        opKindName(Try) + " of this handle returned",
+    if (Diag *D = once("forged", O,
+                       std::string(opKindName(O.Kind)) + " of " + res(O) +
+                           " is given a token that no " + opKindName(Try) +
+                           " of this handle returned",
                        Check::Token))
-      note(*D, O.Loc, std::string("pass the token of 'auto t = h.") + opKindName(Try) +
-                          "();' taken just before, in the same iteration; a forged "
-                          "ready token skips the wait and reads a stage still in flight");
+      note(*D, O.Loc,
+           std::string("pass the token of 'auto t = h.") + opKindName(Try) +
+               "();' taken just before, in the same iteration; a forged "
+               "ready token skips the wait and reads a stage still in flight");
   } else if (O.Token >= 0 &&
              (It == Tries.end() || It->second.Op != unsigned(O.Token) ||
               It->second.Section != SectionNo)) {
-    if (Diag *D = once("stale", O, std::string(opKindName(O.Kind)) + " of " + res(O) +
-                                       " uses a token that does not test this stage",
+    if (Diag *D = once("stale", O,
+                       std::string(opKindName(O.Kind)) + " of " + res(O) +
+                           " uses a token that does not test this stage",
                        Check::Token)) {
       note(*D, T.Ops[O.Token].Loc,
            "the token comes from this " + std::string(opKindName(Try)) +
                ", which tested an earlier stage or iteration");
-      note(*D, O.Loc, "take the token right before the blocking op, in the same iteration");
+      note(
+          *D, O.Loc,
+          "take the token right before the blocking op, in the same iteration");
     }
   }
   Tries.erase(K);
@@ -117,18 +127,22 @@ void StageWalk::checkAsyncReaders(unsigned I, const Instance &In) {
     return;
   const Op &O = T.Ops[I];
   bool Open = In.ReadGroup >= Committed;
-  Diag *D = once("async", O, "release of " + res(O) + " hands back a stage that a wgmma "
-                                 "may still be reading",
+  Diag *D = once("async", O,
+                 "release of " + res(O) +
+                     " hands back a stage that a wgmma "
+                     "may still be reading",
                  Check::Ownership);
   if (!D)
     return;
   note(*D, T.Ops[In.ReadBy].Loc, "the MMA reading the stage is issued here");
   if (Open)
-    note(*D, O.Loc, "close its group with ts::wgmma::commit_group() and wait for it "
-                    "with ts::wgmma::wait_group<0>() before the release");
+    note(*D, O.Loc,
+         "close its group with ts::wgmma::commit_group() and wait for it "
+         "with ts::wgmma::wait_group<0>() before the release");
   else
     note(*D, LastWait >= 0 ? T.Ops[LastWait].Loc : O.Loc,
-         "wait with ts::wgmma::wait_group<" + std::to_string(Committed - In.ReadGroup - 1) +
+         "wait with ts::wgmma::wait_group<" +
+             std::to_string(Committed - In.ReadGroup - 1) +
              ">() or a smaller N before the release: " +
              plural(Committed - In.ReadGroup, "group") +
              " committed since the read may still be running");
@@ -138,12 +152,14 @@ void StageWalk::giveBack(unsigned I) {
   const Op &O = T.Ops[I];
   std::deque<unsigned> &Q = Held[keyOf(O)];
   if (O.Oldest && Q.empty()) {
-    if (Diag *D = once("none", O, "release_oldest of " + res(O) +
-                                      " runs while the task holds no stage of it",
+    if (Diag *D = once("none", O,
+                       "release_oldest of " + res(O) +
+                           " runs while the task holds no stage of it",
                        Check::Ownership))
-      note(*D, O.Loc, "wait for a stage before handing the oldest back; guard the "
-                      "release like the wait it follows (i.first(), i.last() or "
-                      "their negations)");
+      note(*D, O.Loc,
+           "wait for a stage before handing the oldest back; guard the "
+           "release like the wait it follows (i.first(), i.last() or "
+           "their negations)");
     return;
   }
   auto B = Bound.find(O.Stage);
@@ -158,8 +174,9 @@ void StageWalk::giveBack(unsigned I) {
     checkAsyncReaders(I, In);
   std::string What = O.Kind == OpKind::Commit ? "committed" : "released";
   if (In.ReturnedBy >= 0) {
-    if (Diag *D = once("twice", O, std::string(opKindName(O.Kind)) + " of " + res(O) +
-                                       " hands back a stage that was already " + What,
+    if (Diag *D = once("twice", O,
+                       std::string(opKindName(O.Kind)) + " of " + res(O) +
+                           " hands back a stage that was already " + What,
                        Check::Ownership)) {
       note(*D, T.Ops[In.ReturnedBy].Loc, "the stage was " + What + " here");
       note(*D, O.Loc, "hand each stage back exactly once");
@@ -167,12 +184,16 @@ void StageWalk::giveBack(unsigned I) {
     return;
   }
   if (!Q.empty() && Q.front() != Index) {
-    if (Diag *D = once("order", O, std::string(opKindName(O.Kind)) + " of " + res(O) +
-                                       " hands back a newer stage while an older one is held",
-                       Check::Ownership)) {
-      note(*D, T.Ops[Instances[Q.front()].TakenBy].Loc, "the older stage was taken here");
-      note(*D, O.Loc, "hand stages of one resource back oldest first, as the barriers "
-                      "expect them");
+    if (Diag *D =
+            once("order", O,
+                 std::string(opKindName(O.Kind)) + " of " + res(O) +
+                     " hands back a newer stage while an older one is held",
+                 Check::Ownership)) {
+      note(*D, T.Ops[Instances[Q.front()].TakenBy].Loc,
+           "the older stage was taken here");
+      note(*D, O.Loc,
+           "hand stages of one resource back oldest first, as the barriers "
+           "expect them");
     }
   }
   Q.erase(std::find(Q.begin(), Q.end(), Index));
@@ -190,12 +211,14 @@ void StageWalk::carry(const Op &O) {
 }
 
 void StageWalk::unheld(const Op &O) {
-  if (Diag *D = once("unheld", O, std::string(opKindName(O.Kind)) + " of " + res(O) +
-                                      " hands back a carried stage variable that holds no "
-                                      "stage here",
+  if (Diag *D = once("unheld", O,
+                     std::string(opKindName(O.Kind)) + " of " + res(O) +
+                         " hands back a carried stage variable that holds no "
+                         "stage here",
                      Check::Ownership))
-    note(*D, O.Loc, "assign it a stage first ('prev = s;'); a release that lags one "
-                    "iteration runs under 'if (!i.first())'");
+    note(*D, O.Loc,
+         "assign it a stage first ('prev = s;'); a release that lags one "
+         "iteration runs under 'if (!i.first())'");
 }
 
 void StageWalk::touch(unsigned I) {
@@ -211,26 +234,32 @@ void StageWalk::touch(unsigned I) {
     return;
   const Op &Back = T.Ops[Instances[B->second].ReturnedBy];
   bool Committed = Back.Kind == OpKind::Commit;
-  if (Diag *D = once("after", O, "stage of " + res(O) + " is used after it was " +
-                                     (Committed ? "committed" : "released"),
+  if (Diag *D = once("after", O,
+                     "stage of " + res(O) + " is used after it was " +
+                         (Committed ? "committed" : "released"),
                      Check::Ownership)) {
-    note(*D, Back.Loc, std::string("the stage was ") +
-                           (Committed ? "committed" : "released") +
-                           " here; another task may now " +
-                           (Committed ? "read" : "overwrite") + " it");
-    note(*D, O.Loc, std::string("move the use before the ") + opKindName(Back.Kind));
+    note(*D, Back.Loc,
+         std::string("the stage was ") +
+             (Committed ? "committed" : "released") +
+             " here; another task may now " +
+             (Committed ? "read" : "overwrite") + " it");
+    note(*D, O.Loc,
+         std::string("move the use before the ") + opKindName(Back.Kind));
   }
 }
 
 void StageWalk::dangling(const Pending &Pd) {
   const Op &O = T.Ops[Pd.Op];
   const char *Blocking = O.Kind == OpKind::TryAcquire ? "acquire" : "wait";
-  if (Diag *D = once("dangling", O, std::string(opKindName(O.Kind)) + " of " + res(O) +
-                                       " is not followed by " + Blocking +
-                                       " in the same iteration",
-                     Check::Token))
-    note(*D, O.Loc, std::string("pass its token to ") + Blocking +
-                        "(token) after it, in the same iteration and under the same guard");
+  if (Diag *D =
+          once("dangling", O,
+               std::string(opKindName(O.Kind)) + " of " + res(O) +
+                   " is not followed by " + Blocking + " in the same iteration",
+               Check::Token))
+    note(
+        *D, O.Loc,
+        std::string("pass its token to ") + Blocking +
+            "(token) after it, in the same iteration and under the same guard");
 }
 
 /// A try_ must be followed by its blocking op in the same section run.
@@ -250,7 +279,8 @@ void StageWalk::step(unsigned I) {
   if (O.Kind == OpKind::Carry)
     return carry(O);
   if (O.Kind == OpKind::MmaWait) {
-    Completed = std::max(Completed, Committed > O.Pending ? Committed - O.Pending : 0);
+    Completed =
+        std::max(Completed, Committed > O.Pending ? Committed - O.Pending : 0);
     LastWait = int(I);
     return;
   }

@@ -30,13 +30,16 @@ void checkTaskBounds(const Task &T, DiagList &Out) {
       if (!perThread(V) || uniformInTask(T, V))
         continue;
       Diag &D = report(Out, Check::Domain, Dom->Loc,
-                       "the trip count of this ts::domain loop of task " + quote(T.Name) +
-                           " may differ between its threads");
-      note(D, V.Loc, "it depends on " + V.What + ", which differs between threads");
-      note(D, Dom->Loc,
-           "each warp of the task arrives on its pipelines' barriers once per iteration; "
-           "bound the loop by values every thread shares (kernel parameters, "
-           "blockIdx, a value broadcast through shared memory before the loop)");
+                       "the trip count of this ts::domain loop of task " +
+                           quote(T.Name) + " may differ between its threads");
+      note(D, V.Loc,
+           "it depends on " + V.What + ", which differs between threads");
+      note(
+          D, Dom->Loc,
+          "each warp of the task arrives on its pipelines' barriers once per "
+          "iteration; "
+          "bound the loop by values every thread shares (kernel parameters, "
+          "blockIdx, a value broadcast through shared memory before the loop)");
       break;
     }
   }

@@ -20,10 +20,10 @@ namespace {
 /// One acquire..commit of a producer task on a resource, in op order.
 struct Window {
   const Op *Acquire = nullptr, *Commit = nullptr;
-  bool Loaded = false;             ///< A load on every path.
-  const Op *Skippable = nullptr;   ///< The first load that may be skipped.
-  std::set<std::string> Fields;    ///< Payload members the loads write.
-  bool Whole = false;              ///< A load at the stage itself.
+  bool Loaded = false;           ///< A load on every path.
+  const Op *Skippable = nullptr; ///< The first load that may be skipped.
+  std::set<std::string> Fields;  ///< Payload members the loads write.
+  bool Whole = false;            ///< A load at the stage itself.
   bool FieldsKnown = true;
 };
 
@@ -32,7 +32,8 @@ struct Window {
 std::vector<Window> windows(const Task &T, unsigned R) {
   std::vector<Window> Out;
   Window Open;
-  for (Section S : {Section::Head, Section::Loop, Section::Inner, Section::Tail})
+  for (Section S :
+       {Section::Head, Section::Loop, Section::Inner, Section::Tail})
     for (const Op &O : T.Ops) {
       if (O.Sec != S || O.Resource != R || O.R != Role::Producer)
         continue;
@@ -61,11 +62,12 @@ std::vector<Window> windows(const Task &T, unsigned R) {
 void reportUnloaded(const Resource &Res, uint64_t TxBytes, const Window &W,
                     DiagList &Out) {
   std::string Bytes = std::to_string(TxBytes);
-  Diag &D = report(Out, Check::TmaBytes, W.Skippable ? W.Skippable->Loc : W.Acquire->Loc,
-                   W.Skippable ? "TMA load into " + quote(Res.Name) +
-                                     " may be skipped, but its stage is committed anyway"
-                               : "stage of " + quote(Res.Name) +
-                                     " is committed without a TMA load");
+  Diag &D = report(
+      Out, Check::TmaBytes, W.Skippable ? W.Skippable->Loc : W.Acquire->Loc,
+      W.Skippable
+          ? "TMA load into " + quote(Res.Name) +
+                " may be skipped, but its stage is committed anyway"
+          : "stage of " + quote(Res.Name) + " is committed without a TMA load");
   note(D, W.Acquire->Loc,
        "acquire armed " + Bytes +
            " transaction bytes here; only TMA loads deliver them, "
@@ -81,8 +83,8 @@ void reportUnloaded(const Resource &Res, uint64_t TxBytes, const Window &W,
 /// With the whole payload armed, every member must be some load's
 /// destination: a member no load writes never delivers its bytes. Producer
 /// tasks of one resource fill a stage together.
-void checkMembers(const Program &P, const Kernel &K, unsigned R, uint64_t TxBytes,
-                  DiagList &Out) {
+void checkMembers(const Program &P, const Kernel &K, unsigned R,
+                  uint64_t TxBytes, DiagList &Out) {
   const Resource &Res = P.Resources[R];
   if (Res.Fields.empty() || TxBytes != Res.PayloadBytes)
     return;
@@ -108,18 +110,21 @@ void checkMembers(const Program &P, const Kernel &K, unsigned R, uint64_t TxByte
   for (const Resource::Field &F : Res.Fields) {
     if (!First || Written.count(F.Name))
       continue;
-    Diag &D = report(Out, Check::TmaBytes, First->Commit->Loc,
-                     "stage of " + quote(Res.Name) + " is committed without a TMA load into " +
-                         quote(F.Name));
+    Diag &D =
+        report(Out, Check::TmaBytes, First->Commit->Loc,
+               "stage of " + quote(Res.Name) +
+                   " is committed without a TMA load into " + quote(F.Name));
     note(D, First->Acquire->Loc,
          "acquire armed " + std::to_string(TxBytes) +
-             " transaction bytes here, the whole payload; no load on every path to the commit "
+             " transaction bytes here, the whole payload; no load on every "
+             "path to the commit "
              "writes the " +
              std::to_string(F.Bytes) + " bytes of " + quote(F.Name) +
              ", so consumers of the stage wait forever");
     note(D, F.Loc ? F.Loc : Res.Loc,
-         "load " + quote(F.Name) + " between acquire and commit, or declare "
-         "ts::tx_bytes(N) with the bytes the loads deliver");
+         "load " + quote(F.Name) +
+             " between acquire and commit, or declare "
+             "ts::tx_bytes(N) with the bytes the loads deliver");
     return;
   }
 }

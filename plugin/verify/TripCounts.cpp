@@ -25,7 +25,8 @@ namespace {
 constexpr uint64_t SteadyRounds = 400000;
 /// Largest K (or constant) simulated trip by trip.
 constexpr uint64_t MaxDirectTrips = 4096;
-constexpr uint64_t MaxRangeRuns = 1 << 14; ///< Trip counts one coverage may ask for.
+constexpr uint64_t MaxRangeRuns =
+    1 << 14; ///< Trip counts one coverage may ask for.
 
 /// Trip counts of the kernel's tasks as functions of one unknown N.
 struct TripModel {
@@ -99,13 +100,14 @@ struct TripModel {
         Distinct.insert(Trips[I]);
     std::string Out;
     if (Distinct.size() <= 1) {
-      Out = "trip count " + std::to_string(Distinct.empty() ? 0 : *Distinct.begin());
+      Out = "trip count " +
+            std::to_string(Distinct.empty() ? 0 : *Distinct.begin());
     } else {
       Out = "trip counts";
       for (size_t I = 0; I < K.Tasks.size(); ++I)
         if (loops(P.Tasks[K.Tasks[I]]))
-          Out += (Out.size() > 11 ? ", " : " ") + P.Tasks[K.Tasks[I]].Name + " " +
-                 std::to_string(Trips[I]);
+          Out += (Out.size() > 11 ? ", " : " ") + P.Tasks[K.Tasks[I]].Name +
+                 " " + std::to_string(Trips[I]);
     }
     return bound(N) + Out;
   }
@@ -114,16 +116,21 @@ struct TripModel {
   std::string bound(int64_t N) const {
     for (unsigned TI : K.Tasks) {
       const Domain &D = P.Tasks[TI].Dom;
-      if (!loops(P.Tasks[TI]) || D.symbolicKey().empty() || !D.Step || *D.Step != 1)
+      if (!loops(P.Tasks[TI]) || D.symbolicKey().empty() || !D.Step ||
+          *D.Step != 1)
         continue;
-      bool Offsets = std::any_of(K.Tasks.begin(), K.Tasks.end(), [&](unsigned U) {
-        return loops(P.Tasks[U]) && P.Tasks[U].Dom.symbolicKey() == D.symbolicKey() &&
-               P.Tasks[U].Dom.tripOffset() != 0;
-      });
+      bool Offsets =
+          std::any_of(K.Tasks.begin(), K.Tasks.end(), [&](unsigned U) {
+            return loops(P.Tasks[U]) &&
+                   P.Tasks[U].Dom.symbolicKey() == D.symbolicKey() &&
+                   P.Tasks[U].Dom.tripOffset() != 0;
+          });
       if (!Offsets)
         return "";
-      std::string X = D.StartSym.empty() ? D.EndSym : D.EndSym + " - (" + D.StartSym + ")";
-      return X + " = " + std::to_string(N - MinOffset.at(D.symbolicKey())) + ": ";
+      std::string X =
+          D.StartSym.empty() ? D.EndSym : D.EndSym + " - (" + D.StartSym + ")";
+      return X + " = " + std::to_string(N - MinOffset.at(D.symbolicKey())) +
+             ": ";
     }
     return "";
   }
@@ -138,10 +145,11 @@ bool balancedRates(const Program &P, const KernelPlan &Plan) {
     std::set<unsigned> Rates;
     auto Count = [&](unsigned TI, OpKind Kind) {
       const Task &T = P.Tasks[TI];
-      return unsigned(std::count_if(T.Ops.begin(), T.Ops.end(), [&](const Op &O) {
-        return O.Resource == PP.Resource && O.Kind == Kind && O.Sec == Section::Loop &&
-               runsInMiddle(O.G);
-      }));
+      return unsigned(
+          std::count_if(T.Ops.begin(), T.Ops.end(), [&](const Op &O) {
+            return O.Resource == PP.Resource && O.Kind == Kind &&
+                   O.Sec == Section::Loop && runsInMiddle(O.G);
+          }));
     };
     for (unsigned TI : PP.Producers) {
       Rates.insert(Count(TI, OpKind::Acquire));
@@ -158,8 +166,8 @@ bool balancedRates(const Program &P, const KernelPlan &Plan) {
 }
 
 struct Coverage {
-  std::vector<int64_t> Ns;  ///< Values of N to run.
-  uint64_t Shift = 0;       ///< Periods taken off constant counts.
+  std::vector<int64_t> Ns; ///< Values of N to run.
+  uint64_t Shift = 0;      ///< Periods taken off constant counts.
   std::string Text;
   bool Covered = true;
 };
@@ -168,10 +176,12 @@ void boundWarning(const Kernel &K, uint64_t Bound, const std::string &Why,
                   DiagList &Out) {
   Diag &D = report(Out, Check::Bound, K.Loc,
                    "trip counts of kernel " + quote(K.Name) +
-                       " are verified only up to " + std::to_string(Bound) + ": " + Why);
-  note(D, K.Loc,
-       "raise the bound with -Xclang -plugin-arg-ts -Xclang -trip-bound=N, or "
-       "make the producer and consumer loops hand stages over at the same rate");
+                       " are verified only up to " + std::to_string(Bound) +
+                       ": " + Why);
+  note(
+      D, K.Loc,
+      "raise the bound with -Xclang -plugin-arg-ts -Xclang -trip-bound=N, or "
+      "make the producer and consumer loops hand stages over at the same rate");
 }
 
 /// N past which no run tells anything new, or 0 when no steady state is
@@ -192,7 +202,8 @@ std::vector<std::vector<size_t>> components(const Program &P, const Kernel &K,
     return Parent[I] == I ? I : Parent[I] = Find(Parent[I]);
   };
   auto Pos = [&](unsigned TI) {
-    return size_t(std::find(K.Tasks.begin(), K.Tasks.end(), TI) - K.Tasks.begin());
+    return size_t(std::find(K.Tasks.begin(), K.Tasks.end(), TI) -
+                  K.Tasks.begin());
   };
   for (const PipelinePlan &PP : Plan.Pipelines) {
     std::vector<unsigned> Side = PP.Producers;
@@ -244,7 +255,8 @@ Decision decide(const Program &P, const Kernel &K, const KernelPlan &Plan,
     else if (St.Finished) // Only guarded ops in loops: the guards decide.
       D = {3, 1, "no loop repeats a protocol op"};
     else if (St.Deadlocked)
-      D = {St.MaxIt + 3, 1, "every long run blocks by iteration " + std::to_string(St.MaxIt)};
+      D = {St.MaxIt + 3, 1,
+           "every long run blocks by iteration " + std::to_string(St.MaxIt)};
     else
       return {0, 0,
               "no steady state within " + std::to_string(SteadyRounds) +
@@ -268,7 +280,8 @@ Coverage optedOut(const Kernel &K, const TripModel &M, DiagList &Out) {
   std::string N = std::to_string(K.TripBound);
   if (!M.Symbolic) {
     Diag &D = report(Out, Check::Bound, K.TripBoundOptOut,
-                     "ts::trip_bound(" + N + ") has no effect on kernel " + quote(K.Name) +
+                     "ts::trip_bound(" + N + ") has no effect on kernel " +
+                         quote(K.Name) +
                          ": its trip counts are constants, verified exactly");
     note(D, K.TripBoundOptOut, "remove ts::trip_bound");
     Cv.Ns.push_back(0);
@@ -276,11 +289,13 @@ Coverage optedOut(const Kernel &K, const TripModel &M, DiagList &Out) {
     return Cv;
   }
   Cv.Covered = false;
-  Diag &D = report(Out, Check::Bound, K.TripBoundOptOut,
-                   "kernel " + quote(K.Name) +
-                       " opts out of the every-trip-count proof: trip counts above " + N +
-                       " are not verified");
-  note(D, K.TripBoundOptOut, "remove ts::trip_bound(" + N + ") to verify every trip count");
+  Diag &D =
+      report(Out, Check::Bound, K.TripBoundOptOut,
+             "kernel " + quote(K.Name) +
+                 " opts out of the every-trip-count proof: trip counts above " +
+                 N + " are not verified");
+  note(D, K.TripBoundOptOut,
+       "remove ts::trip_bound(" + N + ") to verify every trip count");
   for (int64_t I = M.Lo; I <= int64_t(K.TripBound); ++I)
     Cv.Ns.push_back(I);
   Cv.Text = "trip counts " + std::to_string(M.Lo) + " to " + N +
@@ -299,10 +314,11 @@ Coverage coverage(const Program &P, const Kernel &K, const KernelPlan &Plan,
     if (Hi - M.Lo > int64_t(MaxRangeRuns)) {
       From = Hi - int64_t(MaxRangeRuns);
       Cv.Covered = false;
-      boundWarning(K, uint64_t(Hi), "the domains' bounds differ by more than " +
-                                        std::to_string(MaxRangeRuns) +
-                                        " iterations; runs below N = " +
-                                        std::to_string(From) + " are not checked",
+      boundWarning(K, uint64_t(Hi),
+                   "the domains' bounds differ by more than " +
+                       std::to_string(MaxRangeRuns) +
+                       " iterations; runs below N = " + std::to_string(From) +
+                       " are not checked",
                    Out);
     }
     for (int64_t N = From; N <= Hi; ++N)
@@ -337,7 +353,8 @@ Coverage coverage(const Program &P, const Kernel &K, const KernelPlan &Plan,
     if (loops(P.Tasks[TI]))
       Min = std::min(Min, *P.Tasks[TI].Dom.constantTrips());
   Cv.Ns.push_back(0);
-  if (Min != InfiniteTrips && Decides && Min > MaxDirectTrips && Min > Decides) {
+  if (Min != InfiniteTrips && Decides && Min > MaxDirectTrips &&
+      Min > Decides) {
     uint64_t Step = Dc.Period ? Dc.Period : 1;
     Cv.Shift = (Min - Decides) / Step * Step;
     Cv.Text = "exact trip counts (" + Steady + "; simulated " +
@@ -351,10 +368,10 @@ Coverage coverage(const Program &P, const Kernel &K, const KernelPlan &Plan,
   if (Max > MaxDirectTrips) {
     Cv.Covered = false;
     Cv.Shift = Max - MaxDirectTrips;
-    boundWarning(K, MaxDirectTrips, Dc.Why.empty() ? "no steady state was found" : Dc.Why,
-                 Out);
-    Cv.Text = "constant trip counts shortened to " + std::to_string(MaxDirectTrips) +
-              " (see ts-bound)";
+    boundWarning(K, MaxDirectTrips,
+                 Dc.Why.empty() ? "no steady state was found" : Dc.Why, Out);
+    Cv.Text = "constant trip counts shortened to " +
+              std::to_string(MaxDirectTrips) + " (see ts-bound)";
     return Cv;
   }
   Cv.Text = "exact trip counts";
@@ -363,11 +380,14 @@ Coverage coverage(const Program &P, const Kernel &K, const KernelPlan &Plan,
 
 } // namespace
 
-std::vector<uint64_t> tripCountsAt(const Program &P, const Kernel &K, int64_t N) {
+std::vector<uint64_t> tripCountsAt(const Program &P, const Kernel &K,
+                                   int64_t N) {
   return TripModel(P, K).trips(N);
 }
 
-int64_t smallestTripCount(const Program &P, const Kernel &K) { return TripModel(P, K).Lo; }
+int64_t smallestTripCount(const Program &P, const Kernel &K) {
+  return TripModel(P, K).Lo;
+}
 
 bool runFails(const Program &P, const Kernel &K, const KernelPlan &Plan,
               const std::vector<uint64_t> &Trips) {
@@ -382,8 +402,9 @@ std::optional<uint64_t> decidingTripCount(const Program &P, const Kernel &K,
   return N ? std::optional<uint64_t>(N) : std::nullopt;
 }
 
-SimResult checkCredits(const Program &P, const Kernel &K, const KernelPlan &Plan,
-                       DiagList &Out, std::string *CoverageText) {
+SimResult checkCredits(const Program &P, const Kernel &K,
+                       const KernelPlan &Plan, DiagList &Out,
+                       std::string *CoverageText) {
   TripModel M(P, K);
   Coverage Cv = coverage(P, K, Plan, M, Out);
   if (CoverageText)
@@ -397,7 +418,8 @@ SimResult checkCredits(const Program &P, const Kernel &K, const KernelPlan &Plan
   bool Failed = false, HaveShown = false;
   uint64_t Readable = 2;
   for (const PipelinePlan &PP : Plan.Pipelines)
-    Readable = std::max<uint64_t>(Readable, P.Resources[PP.Resource].Stages + 1);
+    Readable =
+        std::max<uint64_t>(Readable, P.Resources[PP.Resource].Stages + 1);
   for (int64_t N : Cv.Ns) {
     std::vector<uint64_t> Trips = M.trips(N, Cv.Shift);
     std::string Name = M.name(N, Trips);

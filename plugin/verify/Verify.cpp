@@ -1,4 +1,5 @@
-//===- Verify.cpp - All checks of a kernel ---------------------------------===//
+//===- Verify.cpp - All checks of a kernel
+//---------------------------------===//
 #include "verify/Verify.h"
 #include "verify/Nested.h"
 #include "verify/Registry.h"
@@ -13,8 +14,9 @@ using namespace detail;
 namespace {
 
 bool hasError(const DiagList &Ds) {
-  return std::any_of(Ds.begin(), Ds.end(),
-                     [](const Diag &D) { return checkIsErrorByDefault(D.Group); });
+  return std::any_of(Ds.begin(), Ds.end(), [](const Diag &D) {
+    return checkIsErrorByDefault(D.Group);
+  });
 }
 
 /// Whether row `Row` runs on the kernel (`OnKernel`) or on a nested
@@ -43,7 +45,8 @@ VerifyResult runRows(const Program &P, const Kernel &K, const KernelPlan &Plan,
       continue;
     size_t Before = R.Diags.size();
     Row.Run(P, K, Plan, R);
-    if (Row.Structural && hasError(DiagList(R.Diags.begin() + Before, R.Diags.end())))
+    if (Row.Structural &&
+        hasError(DiagList(R.Diags.begin() + Before, R.Diags.end())))
       Sound = false;
   }
   for (const CheckRow &Row : checkRegistry())
@@ -72,9 +75,11 @@ SourceHandle innerLoc(const Program &P, const Kernel &K, SourceHandle At) {
 
 /// Every check on the view of each inner trip count, smallest first; the
 /// first count with an error is the counterexample shown.
-VerifyResult verifyNested(const Program &P, const Kernel &K, const KernelPlan &Plan) {
+VerifyResult verifyNested(const Program &P, const Kernel &K,
+                          const KernelPlan &Plan) {
   bool Sound = true;
-  VerifyResult R = runRows(P, K, Plan, /*Nested=*/true, /*OnKernel=*/true, Sound);
+  VerifyResult R =
+      runRows(P, K, Plan, /*Nested=*/true, /*OnKernel=*/true, Sound);
   if (!Sound) // The views write out a loop whose structure is broken.
     return R;
   std::vector<uint64_t> Ns = innerTripCounts(P, K);
@@ -84,12 +89,14 @@ VerifyResult verifyNested(const Program &P, const Kernel &K, const KernelPlan &P
     VerifyResult VR = verifyInnerCount(P, K, Plan, N);
     bool Fails = hasError(VR.Diags);
     for (Diag &D : VR.Diags) {
-      if (!Seen.insert(std::to_string(int(D.Group)) + "@" + std::to_string(D.Loc) + D.Message)
+      if (!Seen.insert(std::to_string(int(D.Group)) + "@" +
+                       std::to_string(D.Loc) + D.Message)
                .second)
         continue;
       if (checkIsErrorByDefault(D.Group))
         note(D, innerLoc(P, K, D.Loc),
-             "found with this inner ts::domain loop running " + plural(N, "time") +
+             "found with this inner ts::domain loop running " +
+                 plural(N, "time") +
                  " in each iteration of the loop around it");
       R.Diags.push_back(std::move(D));
     }
@@ -103,24 +110,26 @@ VerifyResult verifyNested(const Program &P, const Kernel &K, const KernelPlan &P
     if (Fails)
       return R;
   }
-  R.Coverage = Ns.size() == 1
-                   ? "inner loop " + plural(Ns[0], "time") + " (constant); outer loop: " +
-                         R.Coverage
-                   : "inner loop " + std::to_string(Ns.front()) + " to " +
-                         std::to_string(Ns.back()) +
-                         " times (bounded: docs/verifier.md, \"Nested domains\"); outer "
-                         "loop, at each: " +
-                         R.Coverage;
+  R.Coverage =
+      Ns.size() == 1
+          ? "inner loop " + plural(Ns[0], "time") +
+                " (constant); outer loop: " + R.Coverage
+          : "inner loop " + std::to_string(Ns.front()) + " to " +
+                std::to_string(Ns.back()) +
+                " times (bounded: docs/verifier.md, \"Nested domains\"); outer "
+                "loop, at each: " +
+                R.Coverage;
   return R;
 }
 
 } // namespace
 
-VerifyResult verifyInnerCount(const Program &P, const Kernel &K, const KernelPlan &Plan,
-                              uint64_t N) {
+VerifyResult verifyInnerCount(const Program &P, const Kernel &K,
+                              const KernelPlan &Plan, uint64_t N) {
   auto View = std::make_shared<Program>(innerUnrolled(P, K, N));
   bool Sound = true;
-  VerifyResult R = runRows(*View, K, Plan, /*Nested=*/true, /*OnKernel=*/false, Sound);
+  VerifyResult R =
+      runRows(*View, K, Plan, /*Nested=*/true, /*OnKernel=*/false, Sound);
   R.View = View;
   return R;
 }

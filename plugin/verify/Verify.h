@@ -53,15 +53,15 @@ void checkCluster(const Program &P, const Kernel &K, DiagList &Out);
 /// One executed (or blocked) entry of the round-robin credit simulation.
 struct SimStep {
   unsigned Step = 0;
-  unsigned Task = 0;  ///< Index into Program::Tasks.
-  unsigned OpIndex = 0; ///< Index into Task::Ops.
+  unsigned Task = 0;      ///< Index into Program::Tasks.
+  unsigned OpIndex = 0;   ///< Index into Task::Ops.
   unsigned Iteration = 0; ///< Loop iteration (0 for head and tail).
-  bool Blocked = false; ///< The entry a task was stuck on at a deadlock.
+  bool Blocked = false;   ///< The entry a task was stuck on at a deadlock.
 };
 
 struct SimResult {
-  uint64_t Trips = 0;          ///< Trip count simulated.
-  std::vector<SimStep> Steps;  ///< Executed entries, in order.
+  uint64_t Trips = 0;         ///< Trip count simulated.
+  std::vector<SimStep> Steps; ///< Executed entries, in order.
   bool Deadlocked = false;
 };
 
@@ -73,7 +73,8 @@ std::optional<uint64_t> decidingTripCount(const Program &P, const Kernel &K,
 /// Trip counts of the kernel's tasks (Kernel::Tasks order) when the
 /// runtime trip count is N: N plus each task's known offset, clamped at 0;
 /// constant domains keep their count.
-std::vector<uint64_t> tripCountsAt(const Program &P, const Kernel &K, int64_t N);
+std::vector<uint64_t> tripCountsAt(const Program &P, const Kernel &K,
+                                   int64_t N);
 /// Smallest N worth checking (below it every loop is empty).
 int64_t smallestTripCount(const Program &P, const Kernel &K);
 /// One run at these trip counts: true when it deadlocks or ends unbalanced.
@@ -105,8 +106,8 @@ VerifyResult verifyKernel(const Program &P, const Kernel &K,
 /// (every outer count), on the view that writes the k-loops out N times;
 /// roles and nesting are checked on the kernel itself, not here.
 /// R.View holds the view. verifyKernel runs it for each N it covers.
-VerifyResult verifyInnerCount(const Program &P, const Kernel &K, const KernelPlan &Plan,
-                              uint64_t N);
+VerifyResult verifyInnerCount(const Program &P, const Kernel &K,
+                              const KernelPlan &Plan, uint64_t N);
 
 } // namespace ts
 

@@ -49,7 +49,8 @@ inline bool loops(const Task &T) {
 }
 
 inline std::string domainText(const Domain &D) {
-  return "ts::domain(" + D.StartText + ", " + D.EndText + ", " + D.StepText + ")";
+  return "ts::domain(" + D.StartText + ", " + D.EndText + ", " + D.StepText +
+         ")";
 }
 
 } // namespace detail

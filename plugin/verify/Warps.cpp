@@ -58,8 +58,9 @@ void checkWarps(const Program &P, const Kernel &K, const KernelPlan &Plan,
                    " warps (" + std::to_string(Warps * Tg.WarpThreads) +
                    " threads); a block holds at most " +
                    std::to_string(Tg.MaxBlockThreads) + " threads");
-    note(D, K.Loc, "place the tasks within warps [0, " +
-                       std::to_string(Tg.MaxBlockThreads / Tg.WarpThreads) + ")");
+    note(D, K.Loc,
+         "place the tasks within warps [0, " +
+             std::to_string(Tg.MaxBlockThreads / Tg.WarpThreads) + ")");
   }
 }
 

@@ -37,11 +37,23 @@ std::string Dir;     // scratch files of this process
 std::string PchPath; // ts/ts.h, precompiled
 
 std::vector<std::string> clangArgs() {
-  return {LIBTS_FUZZ_CLANG, "-x", "cuda", "-std=c++17", "--cuda-device-only",
-          "--cuda-gpu-arch=sm_90a", "--cuda-path=/usr/local/cuda", "-nocudalib",
-          "-Wno-unknown-cuda-version", "-Wno-unknown-attributes", "-isystem",
-          "/usr/local/cuda/include/cccl", "-I", LIBTS_SOURCE_DIR "/test/lit/Inputs/shim", "-I",
-          LIBTS_SOURCE_DIR "/include", "-ferror-limit=0"};
+  return {LIBTS_FUZZ_CLANG,
+          "-x",
+          "cuda",
+          "-std=c++17",
+          "--cuda-device-only",
+          "--cuda-gpu-arch=sm_90a",
+          "--cuda-path=/usr/local/cuda",
+          "-nocudalib",
+          "-Wno-unknown-cuda-version",
+          "-Wno-unknown-attributes",
+          "-isystem",
+          "/usr/local/cuda/include/cccl",
+          "-I",
+          LIBTS_SOURCE_DIR "/test/lit/Inputs/shim",
+          "-I",
+          LIBTS_SOURCE_DIR "/include",
+          "-ferror-limit=0"};
 }
 
 /// Builds the precompiled header with the clang binary (and the plugin,
@@ -55,7 +67,8 @@ void buildPch() {
   std::string Cmd;
   for (const std::string &A : clangArgs())
     Cmd += A + " ";
-  Cmd += "-fplugin=" LIBTS_FUZZ_PLUGIN " -fsyntax-only -Xclang -emit-pch -Xclang -o -Xclang " +
+  Cmd += "-fplugin=" LIBTS_FUZZ_PLUGIN
+         " -fsyntax-only -Xclang -emit-pch -Xclang -o -Xclang " +
          PchPath + " " + Header;
   if (std::system(Cmd.c_str()) != 0) {
     std::fprintf(stderr, "ts-fuzz: cannot build the PCH: %s\n", Cmd.c_str());
@@ -66,12 +79,15 @@ void buildPch() {
 /// Errors of one compile, and whether one lies in generated code.
 class Collect : public DiagnosticConsumer {
 public:
-  void HandleDiagnostic(DiagnosticsEngine::Level L, const Diagnostic &Info) override {
+  void HandleDiagnostic(DiagnosticsEngine::Level L,
+                        const Diagnostic &Info) override {
     DiagnosticConsumer::HandleDiagnostic(L, Info);
-    if (L < DiagnosticsEngine::Error || !Info.hasSourceManager() || Info.getLocation().isInvalid())
+    if (L < DiagnosticsEngine::Error || !Info.hasSourceManager() ||
+        Info.getLocation().isInvalid())
       return;
     const SourceManager &SM = Info.getSourceManager();
-    llvm::StringRef Buffer = SM.getBufferName(SM.getExpansionLoc(Info.getLocation()));
+    llvm::StringRef Buffer =
+        SM.getBufferName(SM.getExpansionLoc(Info.getLocation()));
     if (Buffer.starts_with("libts generated")) {
       llvm::SmallString<128> Msg;
       Info.FormatDiagnostic(Msg);
@@ -84,7 +100,8 @@ public:
 /// Runs the device codegen front end and keeps the module.
 class CodeGen : public tooling::ToolAction {
 public:
-  bool runInvocation(std::shared_ptr<CompilerInvocation> Inv, FileManager *Files,
+  bool runInvocation(std::shared_ptr<CompilerInvocation> Inv,
+                     FileManager *Files,
                      std::shared_ptr<PCHContainerOperations> Pch,
                      DiagnosticConsumer *Diags) override {
     CompilerInstance CI(std::move(Pch));
@@ -118,7 +135,8 @@ bool defines(const llvm::Module &M, const std::string &Name) {
   std::string Mangled = std::to_string(Name.size()) + Name;
   for (const llvm::Function &F : M)
     if (!F.isDeclaration() &&
-        (F.getName() == Name || F.getName().find(Mangled) != llvm::StringRef::npos))
+        (F.getName() == Name ||
+         F.getName().find(Mangled) != llvm::StringRef::npos))
       return true;
   return false;
 }
@@ -137,8 +155,10 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
   Dir = Tmp.str().str();
   std::atexit([] { llvm::sys::fs::remove_directories(Dir); });
   std::string Error;
-  if (llvm::sys::DynamicLibrary::LoadLibraryPermanently(LIBTS_FUZZ_PLUGIN, &Error)) {
-    std::fprintf(stderr, "ts-fuzz: cannot load %s: %s\n", LIBTS_FUZZ_PLUGIN, Error.c_str());
+  if (llvm::sys::DynamicLibrary::LoadLibraryPermanently(LIBTS_FUZZ_PLUGIN,
+                                                        &Error)) {
+    std::fprintf(stderr, "ts-fuzz: cannot load %s: %s\n", LIBTS_FUZZ_PLUGIN,
+                 Error.c_str());
     std::exit(2);
   }
   buildPch();
@@ -149,14 +169,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   std::string Input = Dir + "/input.cu", Json = Dir + "/report.json";
   llvm::sys::fs::remove(Json);
   auto Mem = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
-  Mem->addFile(Input, 0, llvm::MemoryBuffer::getMemBufferCopy(
-                             llvm::StringRef(reinterpret_cast<const char *>(Data), Size)));
-  auto Fs = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
+  Mem->addFile(Input, 0,
+               llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(
+                   reinterpret_cast<const char *>(Data), Size)));
+  auto Fs = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
+      llvm::vfs::getRealFileSystem());
   Fs->pushOverlay(Mem);
   auto Files = llvm::makeIntrusiveRefCnt<FileManager>(FileSystemOptions(), Fs);
   std::vector<std::string> Args = clangArgs();
-  for (const char *A : {"-include-pch", PchPath.c_str(), "-emit-llvm", "-S", "-o", "/dev/null",
-                        "-Xclang", "-plugin-arg-ts", "-Xclang"})
+  for (const char *A :
+       {"-include-pch", PchPath.c_str(), "-emit-llvm", "-S", "-o", "/dev/null",
+        "-Xclang", "-plugin-arg-ts", "-Xclang"})
     Args.push_back(A);
   Args.push_back("-json=" + Json);
   Args.push_back(Input);
@@ -176,8 +199,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   return 0;
 }
 
-extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *Data, size_t Size, size_t MaxSize,
-                                          unsigned Seed) {
+extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *Data, size_t Size,
+                                          size_t MaxSize, unsigned Seed) {
   std::minstd_rand Rng(Seed);
   // One in eight inputs gets plain byte mutations: the lexer and the
   // attribute parser see malformed text too.

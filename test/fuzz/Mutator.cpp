@@ -9,7 +9,9 @@ namespace {
 
 using Rng = std::minstd_rand;
 
-size_t pick(Rng &R, size_t N) { return std::uniform_int_distribution<size_t>(0, N - 1)(R); }
+size_t pick(Rng &R, size_t N) {
+  return std::uniform_int_distribution<size_t>(0, N - 1)(R);
+}
 
 std::vector<std::string> splitLines(const std::string &S) {
   std::vector<std::string> L;
@@ -29,8 +31,9 @@ std::string joinLines(const std::vector<std::string> &L) {
 
 /// Lines that carry the protocol: what a mutation of a schedule touches.
 bool isProtocolLine(const std::string &L) {
-  static const char *const Marks[] = {"acquire", "commit", "wait", "release", "try_",
-                                      "pdl_",    "domain", "#pragma", "tma::", "if ("};
+  static const char *const Marks[] = {"acquire", "commit", "wait",   "release",
+                                      "try_",    "pdl_",   "domain", "#pragma",
+                                      "tma::",   "if ("};
   for (const char *M : Marks)
     if (L.find(M) != std::string::npos)
       return true;
@@ -71,11 +74,18 @@ bool editLine(std::string &Src, Rng &R) {
 /// Statements and guards libts models, inserted after a statement.
 bool insertSnippet(std::string &Src, Rng &R) {
   static const char *const Snippets[] = {
-      "ts::pdl_wait();", "ts::pdl_launch_dependents();", "__syncthreads();",
-      "#pragma unroll 1", "if (threadIdx.x == 0) return;", "goto out; out:;",
-      "for (auto j : ts::domain(0, 3)) { (void)j; }", "asm volatile(\"\" ::: \"memory\");",
-      "{ auto t = ts::token(true); (void)t; }", "[[ts::task(ts::warps(0, 1))]] int bad;",
-      "static __shared__ int extra[1 << 20];", "while (true) {}"};
+      "ts::pdl_wait();",
+      "ts::pdl_launch_dependents();",
+      "__syncthreads();",
+      "#pragma unroll 1",
+      "if (threadIdx.x == 0) return;",
+      "goto out; out:;",
+      "for (auto j : ts::domain(0, 3)) { (void)j; }",
+      "asm volatile(\"\" ::: \"memory\");",
+      "{ auto t = ts::token(true); (void)t; }",
+      "[[ts::task(ts::warps(0, 1))]] int bad;",
+      "static __shared__ int extra[1 << 20];",
+      "while (true) {}"};
   std::vector<std::string> L = splitLines(Src);
   std::vector<size_t> At;
   for (size_t I = 0; I < L.size(); ++I)
@@ -84,20 +94,23 @@ bool insertSnippet(std::string &Src, Rng &R) {
   if (At.empty())
     return false;
   size_t I = At[pick(R, At.size())];
-  L.insert(L.begin() + I + 1, Snippets[pick(R, sizeof(Snippets) / sizeof(*Snippets))]);
+  L.insert(L.begin() + I + 1,
+           Snippets[pick(R, sizeof(Snippets) / sizeof(*Snippets))]);
   Src = joinLines(L);
   return true;
 }
 
 /// Replaces one integer literal by a boundary value.
 bool editNumber(std::string &Src, Rng &R) {
-  static const char *const Values[] = {"0", "1", "2", "3", "7", "31", "32", "33", "64", "255",
-                                       "256", "1024", "4096", "65536", "2147483647",
-                                       "4294967296", "-1"};
+  static const char *const Values[] = {
+      "0",    "1",     "2",          "3",          "7",   "31",
+      "32",   "33",    "64",         "255",        "256", "1024",
+      "4096", "65536", "2147483647", "4294967296", "-1"};
   std::vector<std::pair<size_t, size_t>> Nums;
   for (size_t I = 0; I < Src.size(); ++I) {
-    if (!isdigit((unsigned char)Src[I]) || (I && (isalnum((unsigned char)Src[I - 1]) ||
-                                                  Src[I - 1] == '_' || Src[I - 1] == '.')))
+    if (!isdigit((unsigned char)Src[I]) ||
+        (I && (isalnum((unsigned char)Src[I - 1]) || Src[I - 1] == '_' ||
+               Src[I - 1] == '.')))
       continue;
     size_t E = I;
     while (E < Src.size() && isalnum((unsigned char)Src[E]))
@@ -115,14 +128,31 @@ bool editNumber(std::string &Src, Rng &R) {
 /// Edits one argument of a [[ts::...]] attribute: drops it, repeats it, or
 /// replaces it with a libts spelling or a name from elsewhere in the file.
 bool editAttribute(std::string &Src, Rng &R) {
-  static const char *const Args[] = {
-      "ts::stages(0)", "ts::stages(64)", "ts::warps(0, 0)", "ts::warps(30, 4)", "ts::regs(7)",
-      "ts::regs(256)", "ts::tx_bytes(3)", "ts::align(3)", "ts::swizzled", "ts::cta",
-      "ts::gmem", "ts::tma_async", "ts::async_async", "ts::pdl_waited",
-      "ts::trip_bound(1)", "ts::smem_capacity(1)", "static_cast<ts::pipeline_kind>(9)",
-      "ts::alias<int, float>", "ts::grid_dependent<int>", "main", "threadIdx"};
-  std::vector<std::pair<size_t, size_t>> Spans; // argument lists of [[ts::...(...)]]
-  for (size_t P = Src.find("[[ts::"); P != std::string::npos; P = Src.find("[[ts::", P + 1)) {
+  static const char *const Args[] = {"ts::stages(0)",
+                                     "ts::stages(64)",
+                                     "ts::warps(0, 0)",
+                                     "ts::warps(30, 4)",
+                                     "ts::regs(7)",
+                                     "ts::regs(256)",
+                                     "ts::tx_bytes(3)",
+                                     "ts::align(3)",
+                                     "ts::swizzled",
+                                     "ts::cta",
+                                     "ts::gmem",
+                                     "ts::tma_async",
+                                     "ts::async_async",
+                                     "ts::pdl_waited",
+                                     "ts::trip_bound(1)",
+                                     "ts::smem_capacity(1)",
+                                     "static_cast<ts::pipeline_kind>(9)",
+                                     "ts::alias<int, float>",
+                                     "ts::grid_dependent<int>",
+                                     "main",
+                                     "threadIdx"};
+  std::vector<std::pair<size_t, size_t>>
+      Spans; // argument lists of [[ts::...(...)]]
+  for (size_t P = Src.find("[[ts::"); P != std::string::npos;
+       P = Src.find("[[ts::", P + 1)) {
     size_t Open = Src.find('(', P), Close = Src.find(")]]", P);
     if (Open != std::string::npos && Close != std::string::npos && Open < Close)
       Spans.push_back({Open + 1, Close});
@@ -151,7 +181,8 @@ bool editAttribute(std::string &Src, Rng &R) {
     Src.insert(AE, "," + Arg);
     break;
   default:
-    Src.replace(AB, AE - AB, std::string(" ") + Args[pick(R, sizeof(Args) / sizeof(*Args))]);
+    Src.replace(AB, AE - AB,
+                std::string(" ") + Args[pick(R, sizeof(Args) / sizeof(*Args))]);
   }
   return true;
 }

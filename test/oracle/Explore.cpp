@@ -21,9 +21,10 @@ using namespace detail;
 namespace {
 
 struct Frame {
-  uint64_t ToDo = 0;  ///< Tasks still to expand, as bits.
-  uint64_t Sleep = 0; ///< Tasks whose step here leads only to states seen elsewhere.
-  unsigned Task = 0;  ///< The step that led here (none for the root).
+  uint64_t ToDo = 0; ///< Tasks still to expand, as bits.
+  uint64_t Sleep =
+      0; ///< Tasks whose step here leads only to states seen elsewhere.
+  unsigned Task = 0; ///< The step that led here (none for the root).
   Cursor Before;
 };
 
@@ -32,7 +33,8 @@ struct Frame {
 /// states differing only by a swap of alike tasks are one.
 class KeyMaker {
 public:
-  KeyMaker(const Simulation &S, bool Symmetry) : S(S), Narrow(S.narrowKeysFit()) {
+  KeyMaker(const Simulation &S, bool Symmetry)
+      : S(S), Narrow(S.narrowKeysFit()) {
     Words.resize(S.taskCount());
     Key.resize(words() + 1);
     std::vector<bool> Placed(S.taskCount(), false);
@@ -49,7 +51,9 @@ public:
         Classes.push_back(std::move(Class));
     }
   }
-  unsigned words() const { return Narrow ? (S.taskCount() + 1) / 2 : S.taskCount(); }
+  unsigned words() const {
+    return Narrow ? (S.taskCount() + 1) / 2 : S.taskCount();
+  }
   bool symmetric() const { return !Classes.empty(); }
   const uint64_t *make() {
     S.stateKey(Words.data());
@@ -88,7 +92,8 @@ ExploreResult exploreInterleavings(const Program &P, const Kernel &K,
   KeyMaker Keys(S, Red == Reduction::Symmetry);
   // Sleep sets name tasks, which a symmetric key no longer does: plain DFS
   // there (docs/verifier.md, "Reductions").
-  bool Sleeps = Red == Reduction::Sleep || (Red == Reduction::Symmetry && !Keys.symmetric());
+  bool Sleeps = Red == Reduction::Sleep ||
+                (Red == Reduction::Symmetry && !Keys.symmetric());
   StateSet Seen(Keys.words());
   *Seen.insert(Keys.make()).first = 0;
   // A new state: count it, classify it if terminal, expand what is awake.

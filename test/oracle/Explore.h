@@ -18,7 +18,7 @@ namespace ts {
 struct ExploreResult {
   uint64_t States = 0;
   uint64_t Deadlocks = 0, Unbalanced = 0, Clean = 0; ///< Terminal states.
-  bool Complete = true; ///< False when MaxStates stopped the search.
+  bool Complete = true;   ///< False when MaxStates stopped the search.
   uint64_t PeakBytes = 0; ///< Visited set, estimated.
 };
 /// How the search prunes (docs/verifier.md, "Reductions"): None expands

@@ -19,7 +19,8 @@ namespace detail {
 
 class StateSet {
 public:
-  explicit StateSet(unsigned Width) : Width(Width ? Width : 1), Slots(1024, 0) {}
+  explicit StateSet(unsigned Width)
+      : Width(Width ? Width : 1), Slots(1024, 0) {}
 
   /// Finds or adds Key (Width words): its value (0 when new) and whether
   /// it was new. The reference stays valid until the next insert.
@@ -28,7 +29,7 @@ public:
       grow();
     size_t Mask = Slots.size() - 1;
     uint64_t Tag = hash(Key) >> 32 << 32;
-    for (size_t I = home(Tag); ; I = (I + 1) & Mask) {
+    for (size_t I = home(Tag);; I = (I + 1) & Mask) {
       uint64_t S = Slots[I];
       if (!S) {
         Keys.insert(Keys.end(), Key, Key + Width);
@@ -38,13 +39,15 @@ public:
       }
       // The tag (high hash bits) spares most comparisons of whole keys.
       if ((S >> 32 << 32) == Tag &&
-          !std::memcmp(&Keys[(uint32_t(S) - 1) * size_t(Width)], Key, Width * sizeof(uint64_t)))
+          !std::memcmp(&Keys[(uint32_t(S) - 1) * size_t(Width)], Key,
+                       Width * sizeof(uint64_t)))
         return {&Values[uint32_t(S) - 1], false};
     }
   }
   uint64_t size() const { return Count; }
   uint64_t bytes() const {
-    return (Keys.capacity() + Values.capacity() + Slots.capacity()) * sizeof(uint64_t);
+    return (Keys.capacity() + Values.capacity() + Slots.capacity()) *
+           sizeof(uint64_t);
   }
 
 private:
@@ -66,7 +69,8 @@ private:
   /// The first slot to probe, from the tag alone: growing the table then
   /// never reads the keys again.
   size_t home(uint64_t Tag) const {
-    return size_t((uint32_t(Tag >> 32) * 0x9e3779b9ull) & 0xffffffffu) >> (32 - Bits);
+    return size_t((uint32_t(Tag >> 32) * 0x9e3779b9ull) & 0xffffffffu) >>
+           (32 - Bits);
   }
   void grow() {
     std::vector<uint64_t> Old(Slots.size() * 2, 0);
@@ -87,7 +91,7 @@ private:
   uint64_t Count = 0;
   std::vector<uint64_t> Keys;
   std::vector<uint64_t> Values; ///< One word per key, for the search's use.
-  std::vector<uint64_t> Slots; ///< (hash tag << 32) | key number; 0 empty.
+  std::vector<uint64_t> Slots;  ///< (hash tag << 32) | key number; 0 empty.
 };
 
 } // namespace detail

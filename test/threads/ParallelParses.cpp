@@ -1,4 +1,5 @@
-//===- ParallelParses.cpp - libts under concurrent parses in one process ---===//
+//===- ParallelParses.cpp - libts under concurrent parses in one process
+//---===//
 //
 // clangd parses several files at once in one process with the plugin
 // loaded. This test loads libts.so once, parses each input alone to record
@@ -25,19 +26,33 @@ namespace {
 
 /// Diagnostics of one syntax-only device parse, as clang prints them.
 std::string parse(const std::string &Root, const std::string &File) {
-  std::vector<std::string> Args = {
-      "/usr/lib/llvm-19/bin/clang++", "-x", "cuda", "-std=c++17", "--cuda-device-only",
-      "--cuda-gpu-arch=sm_90a", "--cuda-path=/usr/local/cuda", "-nocudalib",
-      "-Wno-unknown-cuda-version", "-Wno-unknown-attributes",
-      "-isystem", "/usr/local/cuda/include/cccl", "-I", Root + "/test/lit/Inputs/shim",
-      "-I", Root + "/include", "-ferror-limit=0", "-fsyntax-only", Root + "/" + File};
+  std::vector<std::string> Args = {"/usr/lib/llvm-19/bin/clang++",
+                                   "-x",
+                                   "cuda",
+                                   "-std=c++17",
+                                   "--cuda-device-only",
+                                   "--cuda-gpu-arch=sm_90a",
+                                   "--cuda-path=/usr/local/cuda",
+                                   "-nocudalib",
+                                   "-Wno-unknown-cuda-version",
+                                   "-Wno-unknown-attributes",
+                                   "-isystem",
+                                   "/usr/local/cuda/include/cccl",
+                                   "-I",
+                                   Root + "/test/lit/Inputs/shim",
+                                   "-I",
+                                   Root + "/include",
+                                   "-ferror-limit=0",
+                                   "-fsyntax-only",
+                                   Root + "/" + File};
   std::string Out;
   llvm::raw_string_ostream OS(Out);
   auto Opts = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
   clang::TextDiagnosticPrinter Printer(OS, Opts.get());
-  auto Files = llvm::makeIntrusiveRefCnt<clang::FileManager>(clang::FileSystemOptions());
-  clang::tooling::ToolInvocation Inv(Args, std::make_unique<clang::SyntaxOnlyAction>(),
-                                     Files.get());
+  auto Files =
+      llvm::makeIntrusiveRefCnt<clang::FileManager>(clang::FileSystemOptions());
+  clang::tooling::ToolInvocation Inv(
+      Args, std::make_unique<clang::SyntaxOnlyAction>(), Files.get());
   Inv.setDiagnosticConsumer(&Printer);
   Inv.run();
   OS.flush();
@@ -48,7 +63,8 @@ std::string parse(const std::string &Root, const std::string &File) {
 
 int main(int argc, char **argv) {
   if (argc < 3) {
-    std::fprintf(stderr, "usage: %s <libts.so> <repository root> [rounds]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s <libts.so> <repository root> [rounds]\n",
+                 argv[0]);
     return 2;
   }
   std::string Error;
@@ -59,12 +75,15 @@ int main(int argc, char **argv) {
   std::string Root = argv[2];
   int Rounds = argc > 3 ? std::atoi(argv[3]) : 3;
   // Kernels with findings of every kind, and clean ones.
-  const std::vector<std::string> Inputs = {
-      "test/lit/verify/credit.cu",    "test/lit/verify/every-trip.cu",
-      "test/lit/verify/alias.cu",     "test/lit/verify/pdl.cu",
-      "test/lit/verify/ownership.cu", "test/lit/verify/tokens.cu",
-      "test/lit/verify/clean.cu",     "examples/tma_copy.cu",
-      "examples/reduce.cu"};
+  const std::vector<std::string> Inputs = {"test/lit/verify/credit.cu",
+                                           "test/lit/verify/every-trip.cu",
+                                           "test/lit/verify/alias.cu",
+                                           "test/lit/verify/pdl.cu",
+                                           "test/lit/verify/ownership.cu",
+                                           "test/lit/verify/tokens.cu",
+                                           "test/lit/verify/clean.cu",
+                                           "examples/tma_copy.cu",
+                                           "examples/reduce.cu"};
   std::vector<std::string> Alone;
   for (const std::string &F : Inputs)
     Alone.push_back(parse(Root, F));
@@ -79,15 +98,18 @@ int main(int argc, char **argv) {
     for (size_t I = 0; I < Inputs.size(); ++I)
       if (Together[I] != Alone[I]) {
         ++Failures;
-        std::fprintf(stderr, "round %d: %s differs when parsed with the others\n", R,
+        std::fprintf(stderr,
+                     "round %d: %s differs when parsed with the others\n", R,
                      Inputs[I].c_str());
       }
   }
   size_t Diags = 0;
   for (const std::string &A : Alone)
-    for (size_t P = A.find(": error:"); P != std::string::npos; P = A.find(": error:", P + 1))
+    for (size_t P = A.find(": error:"); P != std::string::npos;
+         P = A.find(": error:", P + 1))
       ++Diags;
-  std::printf("%zu files x %d rounds in parallel: %d differ (%zu errors alone in all)\n",
+  std::printf("%zu files x %d rounds in parallel: %d differ (%zu errors alone "
+              "in all)\n",
               Inputs.size(), Rounds, Failures, Diags);
   return Failures || Diags == 0 ? 1 : 0;
 }

@@ -23,13 +23,14 @@ TaskRef &lagged(TaskRef &T, unsigned R) {
 
 TEST(Guards, RunsOnTheIterationsTheyName) {
   // Trip count 3: iterations 0, 1, 2; trip count 1: the first is the last.
-  const bool Want[5][4] = {{1, 1, 1, 1}, {1, 0, 0, 1}, {0, 0, 1, 1},
-                           {0, 1, 1, 0}, {1, 1, 0, 0}};
+  const bool Want[5][4] = {
+      {1, 1, 1, 1}, {1, 0, 0, 1}, {0, 0, 1, 1}, {0, 1, 1, 0}, {1, 1, 0, 0}};
   const Guard Gs[5] = {Guard::Always, Guard::FirstIter, Guard::LastIter,
                        Guard::NotFirstIter, Guard::NotLastIter};
   for (int G = 0; G < 5; ++G) {
     for (uint64_t It = 0; It < 3; ++It)
-      EXPECT_EQ(guardRuns(Gs[G], It, 3), Want[G][It]) << guardName(Gs[G]) << " " << It;
+      EXPECT_EQ(guardRuns(Gs[G], It, 3), Want[G][It])
+          << guardName(Gs[G]) << " " << It;
     EXPECT_EQ(guardRuns(Gs[G], 0, 1), Want[G][3]) << guardName(Gs[G]);
   }
   EXPECT_TRUE(runsInMiddle(Guard::NotFirstIter));
@@ -50,11 +51,19 @@ TEST(AsyncReaders, ReleaseBeforeTheWaitCoversTheGroup) {
   Builder B;
   unsigned T = B.tma("Tiles", 2);
   B.task("load", 4, 1).produces(T).loop(std::nullopt).fill(T);
-  B.task("mma", 0, 4).consumes(T).loop(std::nullopt).wait(T).mma(T).mmaCommit().mmaWait(1).release(T);
+  B.task("mma", 0, 4)
+      .consumes(T)
+      .loop(std::nullopt)
+      .wait(T)
+      .mma(T)
+      .mmaCommit()
+      .mmaWait(1)
+      .release(T);
   DiagList D = only(stageChecks(B), Check::Ownership);
   ASSERT_EQ(D.size(), 1u) << dump(D);
   EXPECT_EQ(D[0].Loc, opLoc(1, 4));
-  EXPECT_EQ(D[0].Message, "release of 'Tiles' hands back a stage that a wgmma may still be reading");
+  EXPECT_EQ(D[0].Message, "release of 'Tiles' hands back a stage that a wgmma "
+                          "may still be reading");
   ASSERT_EQ(D[0].Notes.size(), 2u);
   EXPECT_EQ(D[0].Notes[0].Loc, opLoc(1, 1)); // the MMA
   EXPECT_EQ(D[0].Notes[1].Loc, opLoc(1, 3)); // the wait that falls short
@@ -65,7 +74,14 @@ TEST(AsyncReaders, UncommittedGroup) {
   Builder B;
   unsigned T = B.tma("Tiles", 2);
   B.task("load", 4, 1).produces(T).loop(std::nullopt).fill(T);
-  B.task("mma", 0, 4).consumes(T).loop(std::nullopt).wait(T).mma(T).mmaWait(0).release(T).mmaCommit();
+  B.task("mma", 0, 4)
+      .consumes(T)
+      .loop(std::nullopt)
+      .wait(T)
+      .mma(T)
+      .mmaWait(0)
+      .release(T)
+      .mmaCommit();
   DiagList D = only(stageChecks(B), Check::Ownership);
   ASSERT_EQ(D.size(), 1u) << dump(D);
   EXPECT_TRUE(contains(D[0].Notes.back().Message, "commit_group()"));
@@ -75,7 +91,14 @@ TEST(AsyncReaders, WaitedStagesMayBeReleased) {
   Builder B;
   unsigned T = B.tma("Tiles", 2);
   B.task("load", 4, 1).produces(T).loop(std::nullopt).fill(T);
-  B.task("mma", 0, 4).consumes(T).loop(std::nullopt).wait(T).mma(T).mmaCommit().mmaWait(0).release(T);
+  B.task("mma", 0, 4)
+      .consumes(T)
+      .loop(std::nullopt)
+      .wait(T)
+      .mma(T)
+      .mmaCommit()
+      .mmaWait(0)
+      .release(T);
   DiagList D = stageChecks(B);
   EXPECT_TRUE(D.empty()) << dump(D);
 }
@@ -94,7 +117,8 @@ TEST(AsyncReaders, LagWithoutTheLastHandBackIsUnbalanced) {
       .releaseOldest(T, Guard::NotFirstIter);
   DiagList D = only(stageChecks(B), Check::Bracket);
   ASSERT_EQ(D.size(), 1u) << dump(D);
-  EXPECT_EQ(D[0].Message, "stage of 'Tiles' waited for in the loop is not released in the same iteration");
+  EXPECT_EQ(D[0].Message, "stage of 'Tiles' waited for in the loop is not "
+                          "released in the same iteration");
   EXPECT_TRUE(contains(D[0].Notes.back().Message, "release_oldest()"));
 }
 
@@ -102,10 +126,17 @@ TEST(AsyncReaders, ReleaseOldestWithNothingHeld) {
   Builder B;
   unsigned T = B.tma("Tiles", 2);
   B.task("load", 4, 1).produces(T).loop(std::nullopt).fill(T);
-  B.task("mma", 0, 4).consumes(T).loop(std::nullopt).drain(T).tail().releaseOldest(T);
+  B.task("mma", 0, 4)
+      .consumes(T)
+      .loop(std::nullopt)
+      .drain(T)
+      .tail()
+      .releaseOldest(T);
   DiagList D = only(stageChecks(B), Check::Ownership);
   ASSERT_EQ(D.size(), 1u) << dump(D);
-  EXPECT_EQ(D[0].Message, "release_oldest of 'Tiles' runs while the task holds no stage of it");
+  EXPECT_EQ(
+      D[0].Message,
+      "release_oldest of 'Tiles' runs while the task holds no stage of it");
 }
 
 } // namespace

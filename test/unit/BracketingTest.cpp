@@ -91,7 +91,8 @@ TEST(Stages, HeadToTailStageReadInTheLoop) {
   // iteration, released in the tail.
   Builder C;
   unsigned U = C.tma("Tiles");
-  C.task("a", 0, 4).consumes(U).head().wait(U).loop(4).cwork(U).tail().release(U);
+  C.task("a", 0, 4).consumes(U).head().wait(U).loop(4).cwork(U).tail().release(
+      U);
   EXPECT_TRUE(bracket(C).empty()) << dump(bracket(C));
   EXPECT_TRUE(stages(C).empty()) << dump(stages(C));
 }
@@ -99,7 +100,13 @@ TEST(Stages, HeadToTailStageReadInTheLoop) {
 TEST(Stages, HoldTwoStagesHandBackOldestFirst) {
   Builder B;
   unsigned T = B.tma("Tiles");
-  B.task("load", 0, 1).produces(T).loop(8).acquire(T).acquire(T).commit(T).commit(T);
+  B.task("load", 0, 1)
+      .produces(T)
+      .loop(8)
+      .acquire(T)
+      .acquire(T)
+      .commit(T)
+      .commit(T);
   B.P.Tasks[0].Ops[2].Stage = B.P.Tasks[0].Ops[0].Stage; // commit s0, then s1
   EXPECT_TRUE(bracket(B).empty()) << dump(bracket(B));
   EXPECT_TRUE(stages(B).empty()) << dump(stages(B));
@@ -109,7 +116,13 @@ TEST(Stages, NewerStageFirstAndTwice) {
   Builder B;
   unsigned T = B.tma("Tiles");
   // Both commits name the newer stage: out of order, then twice.
-  B.task("load", 0, 1).produces(T).loop(8).acquire(T).acquire(T).commit(T).commit(T);
+  B.task("load", 0, 1)
+      .produces(T)
+      .loop(8)
+      .acquire(T)
+      .acquire(T)
+      .commit(T)
+      .commit(T);
   DiagList D = stages(B);
   ASSERT_EQ(D.size(), 2u) << dump(D);
   EXPECT_EQ(D[0].Loc, opLoc(0, 2));
@@ -117,7 +130,8 @@ TEST(Stages, NewerStageFirstAndTwice) {
                           "older one is held");
   EXPECT_EQ(D[0].Notes[0].Loc, opLoc(0, 0));
   EXPECT_EQ(D[1].Loc, opLoc(0, 3));
-  EXPECT_EQ(D[1].Message, "commit of 'Tiles' hands back a stage that was already committed");
+  EXPECT_EQ(D[1].Message,
+            "commit of 'Tiles' hands back a stage that was already committed");
 }
 
 TEST(Stages, TryWithoutBlockingOpInItsIteration) {
@@ -130,29 +144,48 @@ TEST(Stages, TryWithoutBlockingOpInItsIteration) {
   ASSERT_EQ(D.size(), 1u) << dump(D);
   EXPECT_EQ(D[0].Group, Check::Token);
   EXPECT_EQ(D[0].Loc, opLoc(0, 3));
-  EXPECT_EQ(D[0].Message, "try_wait of 'Tiles' is not followed by wait in the same iteration");
+  EXPECT_EQ(
+      D[0].Message,
+      "try_wait of 'Tiles' is not followed by wait in the same iteration");
 }
 
 TEST(Stages, TokensReachTheirOwnBlockingOp) {
   Builder B;
   unsigned T = B.tma("Tiles");
-  B.task("store", 0, 4).consumes(T).loop(8).tryWait(T).wait(T).cwork(T).release(T);
+  B.task("store", 0, 4)
+      .consumes(T)
+      .loop(8)
+      .tryWait(T)
+      .wait(T)
+      .cwork(T)
+      .release(T);
   B.P.Tasks[0].Ops[1].Token = 0;
   EXPECT_TRUE(stages(B).empty()) << dump(stages(B));
   B.P.Tasks[0].Ops[1].Token = Op::ForgedToken;
   DiagList D = stages(B);
   ASSERT_EQ(D.size(), 1u) << dump(D);
-  EXPECT_EQ(D[0].Message, "wait of 'Tiles' is given a token that no try_wait of "
-                          "this handle returned");
+  EXPECT_EQ(D[0].Message,
+            "wait of 'Tiles' is given a token that no try_wait of "
+            "this handle returned");
   // A token taken in the head and reused every iteration.
   Builder C;
   unsigned U = C.tma("Tiles");
-  C.task("store", 0, 4).consumes(U).head().tryWait(U).loop(8).wait(U).cwork(U).release(U);
+  C.task("store", 0, 4)
+      .consumes(U)
+      .head()
+      .tryWait(U)
+      .loop(8)
+      .wait(U)
+      .cwork(U)
+      .release(U);
   C.P.Tasks[0].Ops[1].Token = 0;
   DiagList E = stages(C);
   ASSERT_EQ(E.size(), 2u) << dump(E);
-  EXPECT_EQ(E[0].Message, "try_wait of 'Tiles' is not followed by wait in the same iteration");
-  EXPECT_EQ(E[1].Message, "wait of 'Tiles' uses a token that does not test this stage");
+  EXPECT_EQ(
+      E[0].Message,
+      "try_wait of 'Tiles' is not followed by wait in the same iteration");
+  EXPECT_EQ(E[1].Message,
+            "wait of 'Tiles' uses a token that does not test this stage");
 }
 
 TEST(Bracketing, GuardMismatchBetweenOpenAndClose) {

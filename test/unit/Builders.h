@@ -81,7 +81,8 @@ public:
   TaskRef &releaseOldest(unsigned R, Guard G = Guard::Always);
   /// Carried stage variable V (`ts::stage<R> v;`): its declaration, `v = s;`
   /// with s the latest stage taken, and release(v) of R.
-  static constexpr int CarriedBase = 1000; ///< Op::Stage of variable V: base + V.
+  static constexpr int CarriedBase =
+      1000; ///< Op::Stage of variable V: base + V.
   TaskRef &carryDecl(int V);
   TaskRef &carry(int V, Guard G = Guard::Always);
   TaskRef &releaseCarried(unsigned R, int V, Guard G = Guard::Always);
@@ -202,7 +203,8 @@ inline TaskRef &TaskRef::loop(std::optional<int64_t> N,
   return *this;
 }
 
-inline TaskRef &TaskRef::inner(std::optional<int64_t> N, const std::string &Name) {
+inline TaskRef &TaskRef::inner(std::optional<int64_t> N,
+                               const std::string &Name) {
   Domain &D = task().Inner;
   D = task().Dom;
   D.EndText = N ? std::to_string(*N) : Name;
@@ -224,7 +226,8 @@ inline TaskRef &TaskRef::opAs(OpKind K, unsigned R, Role Ro, Guard G) {
   O.Loc = opLoc(T, task().Ops.size());
   O.Text = std::string(opKindName(K)) + "()";
   // Producer work on a TMA stage is its load unless a test says otherwise.
-  O.TmaLoad = K == OpKind::Work && Ro == Role::Producer && R != Op::NoResource &&
+  O.TmaLoad = K == OpKind::Work && Ro == Role::Producer &&
+              R != Op::NoResource &&
               B.P.Resources[R].Kind == PipelineKind::TmaAsync;
   // Stage variables: each take binds a new one; hand-backs and work use
   // the latest of the same resource and role, as 'auto s = h.wait();' does.
@@ -289,8 +292,9 @@ inline TaskRef &TaskRef::op(OpKind K, unsigned R, Guard G) {
 
 /// Whether D holds an error (a check that is an error by default).
 inline bool hasError(const DiagList &D) {
-  return std::any_of(D.begin(), D.end(),
-                     [](const Diag &X) { return checkIsErrorByDefault(X.Group); });
+  return std::any_of(D.begin(), D.end(), [](const Diag &X) {
+    return checkIsErrorByDefault(X.Group);
+  });
 }
 
 /// What a task does with its own stages: ts-bracketing and the ownership

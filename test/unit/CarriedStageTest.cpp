@@ -49,8 +49,8 @@ TEST(CarriedStage, ReleaseBeforeTheFirstCopy) {
   DiagList D = only(stageChecks(B), Check::Ownership);
   ASSERT_FALSE(D.empty());
   EXPECT_EQ(D[0].Loc, opLoc(1, 2));
-  EXPECT_EQ(D[0].Message,
-            "release of 'Tiles' hands back a carried stage variable that holds no stage here");
+  EXPECT_EQ(D[0].Message, "release of 'Tiles' hands back a carried stage "
+                          "variable that holds no stage here");
 }
 
 TEST(CarriedStage, DeclarationInTheLoopForgetsTheLastStage) {
@@ -65,8 +65,10 @@ TEST(CarriedStage, DeclarationInTheLoopForgetsTheLastStage) {
   ASSERT_EQ(D.size(), 2u) << dump(D);
   EXPECT_EQ(D[0].Loc, opLoc(1, 5));
   EXPECT_TRUE(contains(D[0].Message, "holds no stage here"));
-  // The stage it lost stays held, so the last iteration's release is out of order.
-  EXPECT_TRUE(contains(D[1].Message, "a newer stage while an older one is held"));
+  // The stage it lost stays held, so the last iteration's release is out of
+  // order.
+  EXPECT_TRUE(
+      contains(D[1].Message, "a newer stage while an older one is held"));
 }
 
 TEST(CarriedStage, CopiedBeforeTheReleaseHandsBackTheNewest) {
@@ -88,7 +90,8 @@ TEST(CarriedStage, CopiedBeforeTheReleaseHandsBackTheNewest) {
   for (const Diag &D : only(stageChecks(B), Check::Ownership))
     Messages.push_back(D.Message);
   EXPECT_NE(std::find(Messages.begin(), Messages.end(),
-                      "release of 'Tiles' hands back a newer stage while an older one is held"),
+                      "release of 'Tiles' hands back a newer stage while an "
+                      "older one is held"),
             Messages.end());
 }
 
@@ -97,8 +100,18 @@ TEST(CarriedStage, UnrollingRenumbersTheCopiedStage) {
   // variable itself keeps one number across the iterations.
   Builder B;
   unsigned T = B.tma("Tiles", 2);
-  B.task("load", 4, 1).produces(T).loop(std::nullopt).inner(std::nullopt).fill(T);
-  B.task("mma", 0, 4).consumes(T).loop(std::nullopt).carryDecl(0).inner(std::nullopt).wait(T).carry(0);
+  B.task("load", 4, 1)
+      .produces(T)
+      .loop(std::nullopt)
+      .inner(std::nullopt)
+      .fill(T);
+  B.task("mma", 0, 4)
+      .consumes(T)
+      .loop(std::nullopt)
+      .carryDecl(0)
+      .inner(std::nullopt)
+      .wait(T)
+      .carry(0);
   Program V = innerUnrolled(B.P, B.kernel(), 3);
   std::vector<int> Waits, Froms, Vars;
   for (const Op &O : V.Tasks[1].Ops) {
@@ -119,7 +132,11 @@ TEST(CarriedStage, GemmShapeVerifiedForEveryCount) {
   // The GEMM's consumer: prev declared per tile, released after the k-loop.
   Builder B;
   unsigned T = B.tma("Tiles", 2);
-  B.task("load", 4, 1).produces(T).loop(std::nullopt).inner(std::nullopt).fill(T);
+  B.task("load", 4, 1)
+      .produces(T)
+      .loop(std::nullopt)
+      .inner(std::nullopt)
+      .fill(T);
   B.task("mma", 0, 4)
       .consumes(T)
       .loop(std::nullopt)

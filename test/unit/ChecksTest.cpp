@@ -1,4 +1,5 @@
-//===- ChecksTest.cpp - The check table and the docs built on it -----------===//
+//===- ChecksTest.cpp - The check table and the docs built on it
+//-----------===//
 #include "model/Diag.h"
 
 #include <gtest/gtest.h>
@@ -20,8 +21,11 @@ std::string readFile(const std::string &Path) {
 
 /// The README's row for a check, as the table defines it.
 std::string readmeRow(const CheckInfo &I) {
-  return std::string("| `") + I.Flag + "` | " + (I.Off ? "off" : I.Error ? "error" : "warning") + " | " +
-         I.Rule + " |";
+  return std::string("| `") + I.Flag + "` | " +
+         (I.Off     ? "off"
+          : I.Error ? "error"
+                    : "warning") +
+         " | " + I.Rule + " |";
 }
 
 TEST(Checks, EveryGroupOnceWithAFlagAndARule) {
@@ -41,14 +45,16 @@ TEST(Checks, ReadmeTableIsTheCheckTable) {
   ASSERT_FALSE(Readme.empty());
   for (const CheckInfo &I : checkTable())
     EXPECT_NE(Readme.find(readmeRow(I)), std::string::npos)
-        << "README.md lacks the row:\n" << readmeRow(I);
+        << "README.md lacks the row:\n"
+        << readmeRow(I);
 }
 
 TEST(Checks, VerifierDocsNameEveryGroup) {
   std::string Docs = readFile(LIBTS_SOURCE_DIR "/docs/verification.md");
   for (const CheckInfo &I : checkTable())
     if (I.C != Check::Syntax && I.C != Check::Padding)
-      EXPECT_NE(Docs.find(std::string("| ") + I.Flag), std::string::npos) << I.Flag;
+      EXPECT_NE(Docs.find(std::string("| ") + I.Flag), std::string::npos)
+          << I.Flag;
 }
 
 } // namespace
@@ -63,7 +69,8 @@ TEST(Registry, EveryRowIsOneFileOfVerify) {
   std::set<std::string> Names;
   for (const CheckRow &Row : checkRegistry()) {
     EXPECT_TRUE(Names.insert(Row.Name).second) << Row.Name;
-    std::string File = LIBTS_SOURCE_DIR "/plugin/verify/" + std::string(Row.Name) + ".cpp";
+    std::string File =
+        LIBTS_SOURCE_DIR "/plugin/verify/" + std::string(Row.Name) + ".cpp";
     EXPECT_FALSE(readFile(File).empty()) << File;
     EXPECT_FALSE(Row.Groups.empty()) << Row.Name;
     EXPECT_NE(Row.Run, nullptr) << Row.Name;
@@ -84,7 +91,8 @@ TEST(Registry, EveryDocumentedGroupHasItsChecks) {
   std::set<Check> Documented;
   for (const CheckInfo &I : checkTable()) {
     Documented.insert(I.C);
-    EXPECT_TRUE(Reported.count(I.C)) << I.Flag << " is reported by no registered check";
+    EXPECT_TRUE(Reported.count(I.C))
+        << I.Flag << " is reported by no registered check";
   }
   for (Check C : Reported)
     EXPECT_TRUE(Documented.count(C)) << int(C);
@@ -107,8 +115,8 @@ std::string architectureRow(const CheckRow &Row) {
   std::string Groups;
   for (Check C : Row.Groups)
     Groups += (Groups.empty() ? "`" : ", `") + std::string(checkFlag(C)) + "`";
-  return std::string("| `") + Row.Name + "` | " + Groups + " | " + scopeName(Row) + " | " +
-         (Row.Structural ? "yes" : "no") + " |";
+  return std::string("| `") + Row.Name + "` | " + Groups + " | " +
+         scopeName(Row) + " | " + (Row.Structural ? "yes" : "no") + " |";
 }
 
 TEST(Registry, ArchitectureDocsListTheRegistryInOrder) {
@@ -117,7 +125,8 @@ TEST(Registry, ArchitectureDocsListTheRegistryInOrder) {
   for (const CheckRow &Row : checkRegistry()) {
     size_t Found = Docs.find(architectureRow(Row));
     EXPECT_NE(Found, std::string::npos)
-        << "docs/architecture.md lacks the row:\n" << architectureRow(Row);
+        << "docs/architecture.md lacks the row:\n"
+        << architectureRow(Row);
     if (Found != std::string::npos) {
       EXPECT_GT(Found, At) << Row.Name << " is out of order";
       At = Found;

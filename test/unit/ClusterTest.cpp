@@ -22,7 +22,8 @@ struct Pair {
     R = B.tma("Ops", 4, 4096);
     B.P.Resources[R].Multicast = true;
     B.task("load", 8, 1).produces(R).loop(std::nullopt).body().fill(R);
-    TaskRef Use = B.task("mma", 0, 8).consumes(R).loop(std::nullopt).body().wait(R);
+    TaskRef Use =
+        B.task("mma", 0, 8).consumes(R).loop(std::nullopt).body().wait(R);
     if (AsyncOnly) {
       Use.cwork(R);
       B.P.Tasks.back().Ops.back().AddressOnly = true;
@@ -43,7 +44,8 @@ struct Pair {
     std::vector<TaskSource> Src;
     for (const Task &T : B.P.Tasks)
       Src.push_back({"::" + T.Name});
-    return kernelTraits(plan(), KS) + lowerKernel(B.P, B.kernel(), plan(), KS, Src);
+    return kernelTraits(plan(), KS) +
+           lowerKernel(B.P, B.kernel(), plan(), KS, Src);
   }
   /// The producer's work op: a multicast load of this CTA's share (its
   /// destination and coordinates read the cluster rank).
@@ -53,7 +55,9 @@ struct Pair {
     O.McastDst.Varies = O.McastCoords.Varies = {rank()};
     return O;
   }
-  static Varying rank() { return {Varying::Source::ClusterRank, 0, 1, 0, "ts::cluster::rank()", 0}; }
+  static Varying rank() {
+    return {Varying::Source::ClusterRank, 0, 1, 0, "ts::cluster::rank()", 0};
+  }
   static Varying ctaIndex(unsigned Dim, uint64_t Divisor) {
     return {Varying::Source::CtaIndex, Dim, Divisor, 0, "blockIdx", 0};
   }
@@ -99,7 +103,8 @@ TEST(Cluster, AsyncOnlyReadersAreTheRelaxedOnes) {
 TEST(Cluster, LoweringSyncsTheClusterAndPassesThePeers) {
   Pair P(2, true);
   std::string S = P.lower();
-  EXPECT_TRUE(has(S, "static constexpr unsigned cluster_x = 2u, cluster_y = 1u, cluster_z = 1u;"))
+  EXPECT_TRUE(has(S, "static constexpr unsigned cluster_x = 2u, cluster_y = "
+                     "1u, cluster_z = 1u;"))
       << S;
   EXPECT_TRUE(has(S, "4u, 16u); // Ops.empty")) << S;
   EXPECT_TRUE(has(S, "    ::ts::detail::fence_barrier_init();\n  }\n"
@@ -136,7 +141,8 @@ TEST(Cluster, MulticastNeedsAMulticastResource) {
   EXPECT_TRUE(clusterErrors(P).empty());
   P.B.P.Resources[P.R].Multicast = false;
   EXPECT_EQ(clusterErrors(P),
-            std::vector<std::string>{"TMA multicast into 'Ops', which is not ts::multicast"});
+            std::vector<std::string>{
+                "TMA multicast into 'Ops', which is not ts::multicast"});
 }
 
 TEST(Cluster, MasksStayInsideTheCluster) {
@@ -145,23 +151,26 @@ TEST(Cluster, MasksStayInsideTheCluster) {
   P.load().McastMask = 0xf;
   EXPECT_TRUE(clusterErrors(P).empty());
   P.load().McastMask = 0x11;
-  EXPECT_EQ(clusterErrors(P), std::vector<std::string>{"TMA multicast mask 0x11 names CTA rank "
-                                                       "4, outside the cluster of 4 CTAs"});
+  EXPECT_EQ(clusterErrors(P),
+            std::vector<std::string>{"TMA multicast mask 0x11 names CTA rank "
+                                     "4, outside the cluster of 4 CTAs"});
   P.load().McastMask = 0;
-  EXPECT_EQ(clusterErrors(P), std::vector<std::string>{"TMA multicast mask 0 writes no CTA"});
+  EXPECT_EQ(clusterErrors(P),
+            std::vector<std::string>{"TMA multicast mask 0 writes no CTA"});
 }
 
 TEST(Cluster, EveryCtaRunsTheSameIterations) {
   Pair P(2);
   P.load();
   Domain &Load = P.B.P.Tasks[0].Dom, &Use = P.B.P.Tasks[1].Dom;
-  Load.Bounds.Varies = Use.Bounds.Varies = {Pair::ctaIndex(0, 2)}; // blockIdx.x / 2
+  Load.Bounds.Varies =
+      Use.Bounds.Varies = {Pair::ctaIndex(0, 2)}; // blockIdx.x / 2
   EXPECT_TRUE(clusterErrors(P).empty());
   Use.Bounds.Varies = {Pair::ctaIndex(0, 4)}; // the index of a pair of pairs
   EXPECT_TRUE(clusterErrors(P).empty());
   Use.Bounds.Varies = {Pair::ctaIndex(0, 1)}; // blockIdx.x
-  const std::string Msg =
-      "the trip count of this ts::domain loop of task 'mma' may differ between the CTAs of a cluster";
+  const std::string Msg = "the trip count of this ts::domain loop of task "
+                          "'mma' may differ between the CTAs of a cluster";
   EXPECT_EQ(clusterErrors(P), std::vector<std::string>{Msg});
   Use.Bounds.Varies = {Pair::ctaIndex(0, 3)};
   EXPECT_EQ(clusterErrors(P), std::vector<std::string>{Msg});
@@ -183,28 +192,33 @@ TEST(Cluster, EachCtaLoadsItsOwnShare) {
   Op &L = P.load();
   EXPECT_TRUE(clusterErrors(P).empty());
   L.McastDst.Varies = {Pair::ctaIndex(0, 4)}; // the same in every CTA
-  EXPECT_EQ(clusterErrors(P), std::vector<std::string>{
-                                  "every CTA of the cluster multicasts this load to the same "
-                                  "destination"});
+  EXPECT_EQ(clusterErrors(P),
+            std::vector<std::string>{
+                "every CTA of the cluster multicasts this load to the same "
+                "destination"});
   L.McastDst.Varies = {Pair::ctaIndex(0, 1)}; // blockIdx.x % 4, say
   L.McastCoords.Varies = {};
-  EXPECT_EQ(clusterErrors(P), std::vector<std::string>{
-                                  "every CTA of the cluster multicasts this load from the same "
-                                  "coordinates"});
+  EXPECT_EQ(clusterErrors(P),
+            std::vector<std::string>{
+                "every CTA of the cluster multicasts this load from the same "
+                "coordinates"});
   L.McastCoords.Complete = false; // read from memory: not judged
   EXPECT_TRUE(clusterErrors(P).empty());
-  L.McastDst.Varies.front().Modulus = 2; // blockIdx.x % 2 repeats in a cluster of 4
-  EXPECT_EQ(clusterErrors(P), std::vector<std::string>{
-                                  "two CTAs of the cluster multicast this load to the same "
-                                  "destination"});
+  L.McastDst.Varies.front().Modulus =
+      2; // blockIdx.x % 2 repeats in a cluster of 4
+  EXPECT_EQ(clusterErrors(P),
+            std::vector<std::string>{
+                "two CTAs of the cluster multicast this load to the same "
+                "destination"});
   L.McastDst.Varies.front().Modulus = 4;
   EXPECT_TRUE(clusterErrors(P).empty());
   L.McastDst.Varies.push_back(Pair::ctaIndex(0, 2)); // two reads: not judged
   L.McastDst.Varies.front().Modulus = 2;
   EXPECT_TRUE(clusterErrors(P).empty());
   L.McastMask = 0x7;
-  EXPECT_EQ(clusterErrors(P), std::vector<std::string>{
-                                  "TMA multicast mask 0x7 leaves out CTA rank 3 of the cluster"});
+  EXPECT_EQ(clusterErrors(P),
+            std::vector<std::string>{
+                "TMA multicast mask 0x7 leaves out CTA rank 3 of the cluster"});
 }
 
 TEST(Cluster, MulticastPairVerifiesLikeOneCta) {
@@ -219,8 +233,16 @@ TEST(Cluster, MulticastPairVerifiesLikeOneCta) {
 TEST(NonEmpty, InnerCountsStartAtOneWhenALoopTraps) {
   Builder B;
   unsigned R = B.tma("Ops", 2, 4096);
-  B.task("load", 0, 1).produces(R).loop(std::nullopt).inner(std::nullopt).fill(R);
-  B.task("use", 1, 1).consumes(R).loop(std::nullopt).inner(std::nullopt).drain(R);
+  B.task("load", 0, 1)
+      .produces(R)
+      .loop(std::nullopt)
+      .inner(std::nullopt)
+      .fill(R);
+  B.task("use", 1, 1)
+      .consumes(R)
+      .loop(std::nullopt)
+      .inner(std::nullopt)
+      .drain(R);
   EXPECT_EQ(innerTripCounts(B.P, B.kernel()).front(), 0u);
   B.P.Tasks[1].Inner.NonEmpty = true;
   std::vector<uint64_t> Ns = innerTripCounts(B.P, B.kernel());
@@ -232,10 +254,21 @@ TEST(NonEmpty, OnlyASurelyReachedLoopTraps) {
   Builder B;
   unsigned R = B.tma("Ops", 2, 4096);
   unsigned Once = B.resource("Once", PipelineKind::AsyncAsync, 1, 128);
-  B.task("load", 0, 1).produces(R).produces(Once).loop(std::nullopt).fill(Once).inner(std::nullopt).fill(R);
+  B.task("load", 0, 1)
+      .produces(R)
+      .produces(Once)
+      .loop(std::nullopt)
+      .fill(Once)
+      .inner(std::nullopt)
+      .fill(R);
   // Waits for a stage before its k-loop: with no k-step it may block first.
-  B.task("use", 1, 1).consumes(R).consumes(Once).loop(std::nullopt).drain(Once)
-      .inner(std::nullopt).drain(R);
+  B.task("use", 1, 1)
+      .consumes(R)
+      .consumes(Once)
+      .loop(std::nullopt)
+      .drain(Once)
+      .inner(std::nullopt)
+      .drain(R);
   B.P.Tasks[1].Inner.NonEmpty = true;
   EXPECT_FALSE(trapsWhenEmpty(B.P.Tasks[1]));
   EXPECT_EQ(innerTripCounts(B.P, B.kernel()).front(), 0u);

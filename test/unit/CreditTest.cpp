@@ -280,7 +280,8 @@ TEST(Credit, DifferentRuntimeDomainsAreAnError) {
   EXPECT_EQ(D[0].Message, "tasks 'load' and 'load2' exchange stages of 'Tiles' "
                           "but may run different trip counts");
   EXPECT_EQ(D[0].Notes[0].Loc, domLoc(1));
-  EXPECT_EQ(D[0].Notes[0].Message, "task 'load' loops over ts::domain(0, n, 1)");
+  EXPECT_EQ(D[0].Notes[0].Message,
+            "task 'load' loops over ts::domain(0, n, 1)");
   EXPECT_EQ(D[1].Message, "tasks 'store' and 'load' exchange stages of 'Tiles' "
                           "but may run different trip counts");
 }
@@ -292,10 +293,22 @@ TEST(Credit, CircularWaitWhileHoldingNamesTheCycle) {
   unsigned X = B.resource("X", PipelineKind::AsyncAsync, 1, 1024);
   unsigned Y = B.resource("Y", PipelineKind::AsyncAsync, 1, 1024);
   // Each task takes its output stage, then waits for the other's output.
-  B.task("a", 0, 1).produces(X).consumes(Y).loop(std::nullopt)
-      .acquire(X).wait(Y).release(Y).commit(X);
-  B.task("b", 1, 1).produces(Y).consumes(X).loop(std::nullopt)
-      .acquire(Y).wait(X).release(X).commit(Y);
+  B.task("a", 0, 1)
+      .produces(X)
+      .consumes(Y)
+      .loop(std::nullopt)
+      .acquire(X)
+      .wait(Y)
+      .release(Y)
+      .commit(X);
+  B.task("b", 1, 1)
+      .produces(Y)
+      .consumes(X)
+      .loop(std::nullopt)
+      .acquire(Y)
+      .wait(X)
+      .release(X)
+      .commit(Y);
   DiagList D;
   checkCredits(B.P, B.kernel(), planFor(B.P, B.kernel()), D);
   ASSERT_EQ(D.size(), 1u) << dump(D);

@@ -1,6 +1,6 @@
 //===- DriverTest.cpp - One plan and one verification per kernel ----------===//
-#include "Builders.h"
 #include "driver/Driver.h"
+#include "Builders.h"
 
 #include <gtest/gtest.h>
 

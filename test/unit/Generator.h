@@ -1,4 +1,5 @@
-//===- Generator.h - Random schedules for property tests and benches -*- C++ -*-===//
+//===- Generator.h - Random schedules for property tests and benches -*- C++
+//-*-===//
 //
 // Builds well-formed producer/consumer schedules (each resource filled by
 // one task and drained by one or two others, per iteration or once around
@@ -21,9 +22,9 @@ struct GenOptions {
   unsigned MinResources = 1, MaxResources = 3;
   unsigned MaxStages = 3;
   double FaultRate = 0.5;
-  bool Symbolic = true;     ///< Runtime domains ("n"); else constant Trips.
-  int64_t Trips = 6;        ///< For constant domains.
-  double OnceRate = 0.2;    ///< Resources taken once around the loop.
+  bool Symbolic = true;  ///< Runtime domains ("n"); else constant Trips.
+  int64_t Trips = 6;     ///< For constant domains.
+  double OnceRate = 0.2; ///< Resources taken once around the loop.
 };
 
 class Generator {
@@ -32,11 +33,14 @@ public:
 
   Builder make(const GenOptions &O) {
     Builder B;
-    unsigned NT = pick(O.MinTasks, O.MaxTasks), NR = pick(O.MinResources, O.MaxResources);
-    std::vector<std::vector<std::vector<Step>>> Chunks(NT, std::vector<std::vector<Step>>(3));
+    unsigned NT = pick(O.MinTasks, O.MaxTasks),
+             NR = pick(O.MinResources, O.MaxResources);
+    std::vector<std::vector<std::vector<Step>>> Chunks(
+        NT, std::vector<std::vector<Step>>(3));
     std::vector<std::vector<std::pair<unsigned, Role>>> Handles(NT);
     for (unsigned R = 0; R < NR; ++R) {
-      B.resource("R" + std::to_string(R), PipelineKind::AsyncAsync, pick(1, O.MaxStages), 1024);
+      B.resource("R" + std::to_string(R), PipelineKind::AsyncAsync,
+                 pick(1, O.MaxStages), 1024);
       unsigned Prod = pick(0, NT - 1), Cons = (Prod + pick(1, NT - 1)) % NT;
       bool Once = chance(O.OnceRate);
       add(Chunks[Prod], Handles[Prod], R, Role::Producer, Once);
@@ -98,7 +102,8 @@ private:
     Secs[2].push_back({OpKind::Work, ~0u, Ro});
   }
 
-  /// Random merge of the chunks (separated by R == ~0u), order within each kept.
+  /// Random merge of the chunks (separated by R == ~0u), order within each
+  /// kept.
   std::vector<Step> interleave(const std::vector<Step> &All) {
     std::vector<std::vector<Step>> Lists(1);
     for (const Step &S : All) {
@@ -125,7 +130,7 @@ private:
     std::vector<Task> &Ts = B.P.Tasks;
     Task &T = Ts[pick(0, unsigned(Ts.size() - 1))];
     switch (pick(0, 4)) {
-    case 0: // drop a take or give
+    case 0:   // drop a take or give
     case 1: { // duplicate one
       std::vector<size_t> Ops;
       for (size_t I = 0; I < T.Ops.size(); ++I)

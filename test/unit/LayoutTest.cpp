@@ -1,7 +1,7 @@
 //===- LayoutTest.cpp - Shared-memory layout and arrival counts -----------===//
+#include "Builders.h"
 #include "plan/Plan.h"
 #include "report/Report.h"
-#include "Builders.h"
 
 #include <gtest/gtest.h>
 
@@ -32,7 +32,8 @@ TEST(Layout, SwizzledCopyKernel) {
   EXPECT_EQ(L.TotalBytes, 65600u);
   EXPECT_EQ(L.BaseAlign, 1024u);
   EXPECT_EQ(L.DynamicBytes, 65600u + 1008u);
-  EXPECT_EQ(Plan.pipeline(Tiles)->Counts.Full, 1u);    // One expect_tx per producer task.
+  EXPECT_EQ(Plan.pipeline(Tiles)->Counts.Full,
+            1u); // One expect_tx per producer task.
   EXPECT_EQ(Plan.pipeline(Tiles)->Counts.Empty, 128u); // Four consumer warps.
   EXPECT_EQ(Plan.pipeline(Tiles)->ConsumerStartPhase, 0u);
   EXPECT_EQ(Plan.pipeline(Tiles)->ProducerStartPhase, 1u);
@@ -136,8 +137,17 @@ TEST(Layout, AliasGroupSharesOneBase) {
   unsigned St = B.resource("Staging", PipelineKind::AsyncAsync, 1, 20000, 256);
   unsigned X = B.resource("X", PipelineKind::AsyncAsync, 2, 100, 128);
   B.task("load", 0, 1).produces(Ab).produces(X).loop(4).fill(Ab).fill(X);
-  B.task("mma", 1, 1).consumes(Ab).consumes(X).produces(St).loop(4).drain(Ab).drain(X)
-      .tail().acquire(St).pwork(St).commit(St);
+  B.task("mma", 1, 1)
+      .consumes(Ab)
+      .consumes(X)
+      .produces(St)
+      .loop(4)
+      .drain(Ab)
+      .drain(X)
+      .tail()
+      .acquire(St)
+      .pwork(St)
+      .commit(St);
   B.task("store", 2, 1).consumes(St).head().drain(St);
   B.kernel().Aliases.push_back({{Ab, St}, 700});
   const BlockLayout &L = planFor(B.P, B.kernel()).Layout;

@@ -1,6 +1,7 @@
-//===- NestedTest.cpp - k-loops inside tile loops --------------------------===//
-#include "Builders.h"
+//===- NestedTest.cpp - k-loops inside tile loops
+//--------------------------===//
 #include "verify/Nested.h"
+#include "Builders.h"
 
 #include <gtest/gtest.h>
 
@@ -26,7 +27,11 @@ struct Gemm {
         .releaseOldest(R, Guard::NotFirstIter)
         .mmaWait(0, Guard::LastIter)
         .release(R, Guard::LastIter);
-    B.task("load", 8, 1).produces(R).loop(std::nullopt, "tiles").inner(std::nullopt, "k").fill(R);
+    B.task("load", 8, 1)
+        .produces(R)
+        .loop(std::nullopt, "tiles")
+        .inner(std::nullopt, "k")
+        .fill(R);
   }
 };
 
@@ -76,17 +81,32 @@ TEST(Nested, VerifiesForEveryTileCount) {
   VerifyResult R = verifyKernel(G.B.P, G.B.kernel(), Plan);
   EXPECT_TRUE(R.Diags.empty()) << dump(R.Diags);
   ASSERT_TRUE(R.View);
-  EXPECT_NE(R.Coverage.find("inner loop 0 to 7 times"), std::string::npos) << R.Coverage;
-  EXPECT_NE(R.Coverage.find("every trip count"), std::string::npos) << R.Coverage;
+  EXPECT_NE(R.Coverage.find("inner loop 0 to 7 times"), std::string::npos)
+      << R.Coverage;
+  EXPECT_NE(R.Coverage.find("every trip count"), std::string::npos)
+      << R.Coverage;
 }
 
 TEST(Nested, ReleaseAfterTheInnerLoopFailsWithNoIterations) {
   Builder B;
   unsigned R = B.resource("Ops", PipelineKind::TmaAsync, 2, 4096);
-  B.task("c", 0, 4).consumes(R).loop(std::nullopt, "tiles").inner(std::nullopt, "k").wait(R).mma(R)
-      .mmaCommit().mmaWait(1).releaseOldest(R, Guard::NotFirstIter).body().mmaWait(0)
+  B.task("c", 0, 4)
+      .consumes(R)
+      .loop(std::nullopt, "tiles")
+      .inner(std::nullopt, "k")
+      .wait(R)
+      .mma(R)
+      .mmaCommit()
+      .mmaWait(1)
+      .releaseOldest(R, Guard::NotFirstIter)
+      .body()
+      .mmaWait(0)
       .releaseOldest(R);
-  B.task("p", 4, 1).produces(R).loop(std::nullopt, "tiles").inner(std::nullopt, "k").fill(R);
+  B.task("p", 4, 1)
+      .produces(R)
+      .loop(std::nullopt, "tiles")
+      .inner(std::nullopt, "k")
+      .fill(R);
   KernelPlan Plan = planFor(B.P, B.kernel());
   VerifyResult V = verifyKernel(B.P, B.kernel(), Plan);
   ASSERT_FALSE(V.Diags.empty());
@@ -100,15 +120,20 @@ TEST(Nested, ReleaseAfterTheInnerLoopFailsWithNoIterations) {
 TEST(Nested, FlatPartnerIsAnError) {
   Builder B;
   unsigned R = B.resource("Ops", PipelineKind::AsyncAsync, 2, 64);
-  B.task("c", 0, 1).consumes(R).loop(std::nullopt, "tiles").inner(std::nullopt, "k").drain(R);
+  B.task("c", 0, 1)
+      .consumes(R)
+      .loop(std::nullopt, "tiles")
+      .inner(std::nullopt, "k")
+      .drain(R);
   B.task("p", 1, 1).produces(R).loop(std::nullopt, "tiles").fill(R);
   KernelPlan Plan = planFor(B.P, B.kernel());
   DiagList D;
   checkNesting(B.P, B.kernel(), Plan, D);
   ASSERT_EQ(D.size(), 1u) << dump(D);
   EXPECT_EQ(D[0].Group, Check::Domain);
-  EXPECT_EQ(D[0].Message, "task 'p' exchanges stages of 'Ops' with task 'c', which nests a "
-                          "ts::domain loop in its loop, but has no such loop");
+  EXPECT_EQ(D[0].Message,
+            "task 'p' exchanges stages of 'Ops' with task 'c', which nests a "
+            "ts::domain loop in its loop, but has no such loop");
 }
 
 } // namespace

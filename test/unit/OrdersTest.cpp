@@ -1,6 +1,6 @@
 //===- OrdersTest.cpp - Happens-before verdicts: aliasing and PDL ---------===//
-#include "verify/Verify.h"
 #include "Builders.h"
+#include "verify/Verify.h"
 
 #include <gtest/gtest.h>
 
@@ -10,10 +10,13 @@ using namespace ts::test;
 namespace {
 
 unsigned count(const DiagList &D, Check C) {
-  return unsigned(std::count_if(D.begin(), D.end(), [&](const Diag &X) { return X.Group == C; }));
+  return unsigned(std::count_if(D.begin(), D.end(),
+                                [&](const Diag &X) { return X.Group == C; }));
 }
 
-std::string dumpFirst(const DiagList &D) { return D.empty() ? "" : D[0].Message; }
+std::string dumpFirst(const DiagList &D) {
+  return D.empty() ? "" : D[0].Message;
+}
 
 DiagList verify(Builder &B) {
   return verifyKernel(B.P, B.kernel(), planFor(B.P, B.kernel())).Diags;
@@ -36,7 +39,12 @@ struct AliasKernel {
     Mma.consumes(Ab).loop(Trips).drain(Ab);
     if (F == Filler::AfterHandover) {
       Mma.produces(Done).tail().fill(Done);
-      B.task("epi", 3, 1).consumes(Done).produces(St).head().drain(Done).fill(St);
+      B.task("epi", 3, 1)
+          .consumes(Done)
+          .produces(St)
+          .head()
+          .drain(Done)
+          .fill(St);
     } else if (F == Filler::SameTask) {
       Mma.produces(St).tail().fill(St);
     } else {
@@ -48,7 +56,8 @@ struct AliasKernel {
 };
 
 TEST(Orders, PhasesInProgramOrderAreClean) {
-  for (std::optional<int64_t> N : {std::optional<int64_t>(6), std::optional<int64_t>()}) {
+  for (std::optional<int64_t> N :
+       {std::optional<int64_t>(6), std::optional<int64_t>()}) {
     AliasKernel K(Filler::AfterHandover, N);
     EXPECT_TRUE(verify(K.B).empty()) << dumpFirst(verify(K.B));
   }
@@ -59,24 +68,29 @@ TEST(Orders, SameTaskAfterItsLoopIsARace) {
   AliasKernel K(Filler::SameTask, 4);
   DiagList D = verify(K.B);
   ASSERT_EQ(count(D, Check::Race), 1u);
-  EXPECT_NE(D[0].Message.find("task 'mma' may use 'Staging'"), std::string::npos) << D[0].Message;
+  EXPECT_NE(D[0].Message.find("task 'mma' may use 'Staging'"),
+            std::string::npos)
+      << D[0].Message;
 }
 
 TEST(Orders, UnorderedPhaseIsARaceAtTheEarlyUse) {
   AliasKernel K(Filler::Independent, std::nullopt);
   DiagList D = verify(K.B);
   ASSERT_EQ(count(D, Check::Race), 1u);
-  const Diag &R = *std::find_if(D.begin(), D.end(), [](const Diag &X) { return X.Group == Check::Race; });
+  const Diag &R = *std::find_if(
+      D.begin(), D.end(), [](const Diag &X) { return X.Group == Check::Race; });
   EXPECT_EQ(R.Loc, opLoc(2, 0)); // fill's acquire of Staging
   EXPECT_NE(R.Message.find("trip count 1"), std::string::npos) << R.Message;
   ASSERT_GE(R.Notes.size(), 2u);
-  EXPECT_EQ(R.Notes[0].Loc, opLoc(0, 2)); // load's last commit of AB, not yet run
+  EXPECT_EQ(R.Notes[0].Loc,
+            opLoc(0, 2)); // load's last commit of AB, not yet run
   EXPECT_EQ(R.Notes[1].Loc, 700u);
 }
 
 TEST(Orders, PhasesDeclaredInTheWrongOrderRace) {
   AliasKernel K(Filler::AfterHandover, 3);
-  std::swap(K.B.kernel().Aliases[0].Phases[0], K.B.kernel().Aliases[0].Phases[1]);
+  std::swap(K.B.kernel().Aliases[0].Phases[0],
+            K.B.kernel().Aliases[0].Phases[1]);
   EXPECT_EQ(count(verify(K.B), Check::Race), 1u);
 }
 
@@ -126,7 +140,8 @@ TEST(Orders, ProducerOfGridDependentDataWaitsFirst) {
   Load.Ops.back().Sec = Section::Tail;
   DiagList D = verify(B);
   EXPECT_GE(count(D, Check::Pdl), 1u);
-  EXPECT_EQ(D[0].Message.rfind("task 'load' touches 'T'", 0), 0u) << D[0].Message;
+  EXPECT_EQ(D[0].Message.rfind("task 'load' touches 'T'", 0), 0u)
+      << D[0].Message;
 }
 
 } // namespace

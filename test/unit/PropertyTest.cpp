@@ -7,8 +7,8 @@
 // out.
 //
 //===----------------------------------------------------------------------===//
-#include "Generator.h"
 #include "Explore.h"
+#include "Generator.h"
 #include "verify/Verify.h"
 
 #include <gtest/gtest.h>
@@ -21,7 +21,8 @@ namespace {
 bool creditFails(Builder &B) {
   DiagList D;
   checkCredits(B.P, B.kernel(), planFor(B.P, B.kernel()), D);
-  return std::any_of(D.begin(), D.end(), [](const Diag &X) { return X.Group == Check::Credit; });
+  return std::any_of(D.begin(), D.end(),
+                     [](const Diag &X) { return X.Group == Check::Credit; });
 }
 
 /// Small schedules, and larger ones (up to 6 tasks, 5 resources, 4 stages).
@@ -47,7 +48,8 @@ TEST(Property, BoundDecidesEveryTripCount) {
     ++Covered;
     int64_t Hi = int64_t(std::max<uint64_t>(64, 4 * *K));
     std::optional<int64_t> FirstFail;
-    for (int64_t N = smallestTripCount(B.P, B.kernel()); N <= Hi && !FirstFail; ++N)
+    for (int64_t N = smallestTripCount(B.P, B.kernel()); N <= Hi && !FirstFail;
+         ++N)
       if (runFails(B.P, B.kernel(), Plan, tripCountsAt(B.P, B.kernel(), N)))
         FirstFail = N;
     Failing += FirstFail.has_value();
@@ -72,23 +74,28 @@ TEST(Property, OneRunEqualsEveryInterleaving) {
     KernelPlan Plan = planFor(B.P, B.kernel());
     for (int64_t N = 0; N <= 3; ++N) {
       std::vector<uint64_t> Trips = tripCountsAt(B.P, B.kernel(), N);
-      ExploreResult All =
-          exploreInterleavings(B.P, B.kernel(), Plan, Trips, 2000000, Reduction::None);
+      ExploreResult All = exploreInterleavings(B.P, B.kernel(), Plan, Trips,
+                                               2000000, Reduction::None);
       ASSERT_TRUE(All.Complete) << "seed " << Seed;
       bool AnyBad = All.Deadlocks + All.Unbalanced > 0;
-      EXPECT_EQ(runFails(B.P, B.kernel(), Plan, Trips), AnyBad) << "seed " << Seed << " N " << N;
+      EXPECT_EQ(runFails(B.P, B.kernel(), Plan, Trips), AnyBad)
+          << "seed " << Seed << " N " << N;
       // Kahn: every interleaving ends in the same state.
-      EXPECT_EQ(All.Deadlocks + All.Unbalanced + All.Clean, 1u) << "seed " << Seed << " N " << N;
+      EXPECT_EQ(All.Deadlocks + All.Unbalanced + All.Clean, 1u)
+          << "seed " << Seed << " N " << N;
       // Sleep sets visit every state; symmetry and persistent sets fewer,
       // with the same verdict.
-      ExploreResult Sleep =
-          exploreInterleavings(B.P, B.kernel(), Plan, Trips, 2000000, Reduction::Sleep);
+      ExploreResult Sleep = exploreInterleavings(B.P, B.kernel(), Plan, Trips,
+                                                 2000000, Reduction::Sleep);
       EXPECT_EQ(Sleep.States, All.States) << "seed " << Seed << " N " << N;
       EXPECT_EQ(Sleep.Deadlocks, All.Deadlocks);
       for (Reduction Red : {Reduction::Symmetry, Reduction::Persistent}) {
-        ExploreResult One = exploreInterleavings(B.P, B.kernel(), Plan, Trips, 2000000, Red);
-        EXPECT_EQ(One.Deadlocks > 0, All.Deadlocks > 0) << "seed " << Seed << " N " << N;
-        EXPECT_EQ(One.Unbalanced > 0, All.Unbalanced > 0) << "seed " << Seed << " N " << N;
+        ExploreResult One =
+            exploreInterleavings(B.P, B.kernel(), Plan, Trips, 2000000, Red);
+        EXPECT_EQ(One.Deadlocks > 0, All.Deadlocks > 0)
+            << "seed " << Seed << " N " << N;
+        EXPECT_EQ(One.Unbalanced > 0, All.Unbalanced > 0)
+            << "seed " << Seed << " N " << N;
         EXPECT_LE(One.States, All.States);
       }
     }
@@ -103,7 +110,8 @@ TEST(Property, LargeConstantTripCountsAreExact) {
     O.Trips = 5003;
     Builder B = G.make(O);
     KernelPlan Plan = planFor(B.P, B.kernel());
-    bool Direct = runFails(B.P, B.kernel(), Plan, tripCountsAt(B.P, B.kernel(), 0));
+    bool Direct =
+        runFails(B.P, B.kernel(), Plan, tripCountsAt(B.P, B.kernel(), 0));
     EXPECT_EQ(creditFails(B), Direct) << "seed " << Seed;
   }
 }
@@ -131,9 +139,10 @@ TEST(Property, UncoveredSchedulesWarnAndUseTheBound) {
   ASSERT_EQ(D.size(), 1u) << dump(D);
   EXPECT_EQ(D[0].Group, Check::Bound);
   // The warning names the search limit that was hit.
-  EXPECT_EQ(D[0].Message, "trip counts of kernel 'k' are verified only up to 9: no "
-                          "steady state within 400000 steps or iteration 168 (the "
-                          "search limit)");
+  EXPECT_EQ(D[0].Message,
+            "trip counts of kernel 'k' are verified only up to 9: no "
+            "steady state within 400000 steps or iteration 168 (the "
+            "search limit)");
   EXPECT_EQ(Coverage, "trip counts 0 to 9 only (see ts-bound)");
 }
 

@@ -14,8 +14,10 @@ namespace {
 /// The GEMM's shape: a 4-stage swizzled pipeline and 32 KiB the consumer owns.
 struct GemmLike {
   Builder B;
-  unsigned Ops = B.resource("Operands", PipelineKind::TmaAsync, 4, 49152, 128, true);
-  unsigned Staging = B.resource("Staging", PipelineKind::TaskOwned, 1, 32768, 128, true);
+  unsigned Ops =
+      B.resource("Operands", PipelineKind::TmaAsync, 4, 49152, 128, true);
+  unsigned Staging =
+      B.resource("Staging", PipelineKind::TaskOwned, 1, 32768, 128, true);
   GemmLike() {
     B.task("mma", 0, 8).consumes(Ops).owns(Staging).loop(8).drain(Ops);
     B.task("load", 8, 1).produces(Ops).loop(8).fill(Ops);
@@ -56,8 +58,8 @@ TEST(TaskOwned, SecondOwnerIsAnError) {
   ASSERT_EQ(D.size(), 1u) << dump(D);
   EXPECT_EQ(D[0].Group, Check::Roles);
   EXPECT_EQ(D[0].Loc, SourceHandle(900 + G.Staging));
-  EXPECT_EQ(D[0].Message,
-            "task-owned resource 'Staging' is taken by task 'epilogue' and by task 'mma'");
+  EXPECT_EQ(D[0].Message, "task-owned resource 'Staging' is taken by task "
+                          "'epilogue' and by task 'mma'");
   EXPECT_TRUE(allHaveNotes(D));
 }
 

@@ -48,8 +48,8 @@ TEST(TmaBytes, LoadThatMayBeSkipped) {
   DiagList D = tmaBytes(B);
   ASSERT_EQ(D.size(), 1u) << dump(D);
   EXPECT_EQ(D[0].Loc, opLoc(0, 1));
-  EXPECT_EQ(D[0].Message,
-            "TMA load into 'Tiles' may be skipped, but its stage is committed anyway");
+  EXPECT_EQ(D[0].Message, "TMA load into 'Tiles' may be skipped, but its stage "
+                          "is committed anyway");
 }
 
 /// A stage of members a (1024 B) and b (3072 B), loaded by two statements.
@@ -59,8 +59,14 @@ struct TwoMembers {
   TwoMembers() {
     T = B.tma("Tiles", 4, 4096);
     B.P.Resources[T].Fields = {{"a", 1024}, {"b", 3072}};
-    B.task("load", 0, 1).produces(T).loop(std::nullopt).inner(std::nullopt).acquire(T).pwork(T)
-        .pwork(T).commit(T);
+    B.task("load", 0, 1)
+        .produces(T)
+        .loop(std::nullopt)
+        .inner(std::nullopt)
+        .acquire(T)
+        .pwork(T)
+        .pwork(T)
+        .commit(T);
     loadA().LoadFields = {"a"};
     loadB().LoadFields = {"b"};
   }
@@ -75,9 +81,11 @@ TEST(TmaBytes, EveryMemberOfTheArmedPayloadIsLoaded) {
   DiagList D = tmaBytes(M.B);
   ASSERT_EQ(D.size(), 1u) << dump(D);
   EXPECT_EQ(D[0].Loc, opLoc(0, 3));
-  EXPECT_EQ(D[0].Message, "stage of 'Tiles' is committed without a TMA load into 'b'");
-  EXPECT_NE(D[0].Notes[0].Message.find("the whole payload; no load on every path to the commit "
-                                       "writes the 3072 bytes of 'b'"),
+  EXPECT_EQ(D[0].Message,
+            "stage of 'Tiles' is committed without a TMA load into 'b'");
+  EXPECT_NE(D[0].Notes[0].Message.find(
+                "the whole payload; no load on every path to the commit "
+                "writes the 3072 bytes of 'b'"),
             std::string::npos);
 }
 
@@ -90,14 +98,19 @@ TEST(TmaBytes, MembersAreJudgedOnlyWhenEveryDestinationIsKnown) {
   M.loadB().LoadFields = {""}; // a load at the stage itself may fill both
   EXPECT_TRUE(tmaBytes(M.B).empty());
   M.loadB().LoadFields = {};
-  M.B.P.Resources[M.T].TxBytes = 1024; // ts::tx_bytes: the bytes a's load delivers
+  M.B.P.Resources[M.T].TxBytes =
+      1024; // ts::tx_bytes: the bytes a's load delivers
   EXPECT_TRUE(tmaBytes(M.B).empty());
 }
 
 TEST(TmaBytes, ProducerTasksFillAStageTogether) {
   TwoMembers M;
   M.loadB().LoadFields = {"a"};
-  M.B.task("load_b", 1, 1).produces(M.T).loop(std::nullopt).inner(std::nullopt).fill(M.T);
+  M.B.task("load_b", 1, 1)
+      .produces(M.T)
+      .loop(std::nullopt)
+      .inner(std::nullopt)
+      .fill(M.T);
   M.B.P.Tasks[1].Ops[1].LoadFields = {"b"};
   EXPECT_TRUE(tmaBytes(M.B).empty()) << dump(tmaBytes(M.B));
 }
@@ -122,15 +135,17 @@ TEST(ThreadBounds, ABoundReadPerThreadIsAnError) {
   DiagList D;
   checkThreadBounds(B.P, B.kernel(), D);
   EXPECT_TRUE(D.empty());
-  B.P.Tasks[1].Dom.Bounds.Varies = {{Varying::Source::CtaIndex, 0, 1, 0, "blockIdx.x", 0}};
+  B.P.Tasks[1].Dom.Bounds.Varies = {
+      {Varying::Source::CtaIndex, 0, 1, 0, "blockIdx.x", 0}};
   checkThreadBounds(B.P, B.kernel(), D);
   EXPECT_TRUE(D.empty()); // the same in every thread of a CTA
-  B.P.Tasks[1].Dom.Bounds.Varies.push_back({Varying::Source::ThreadIndex, 0, 1, 0, "threadIdx.x", 7});
+  B.P.Tasks[1].Dom.Bounds.Varies.push_back(
+      {Varying::Source::ThreadIndex, 0, 1, 0, "threadIdx.x", 7});
   checkThreadBounds(B.P, B.kernel(), D);
   ASSERT_EQ(D.size(), 1u) << dump(D);
   EXPECT_EQ(D[0].Group, Check::Domain);
-  EXPECT_EQ(D[0].Message,
-            "the trip count of this ts::domain loop of task 'use' may differ between its threads");
+  EXPECT_EQ(D[0].Message, "the trip count of this ts::domain loop of task "
+                          "'use' may differ between its threads");
   EXPECT_EQ(D[0].Notes[0].Loc, 7u);
   // threadIdx.x / 256 is 0 in all of the task's threads (32 to 159).
   B.P.Tasks[1].Dom.Bounds.Varies.back().Divisor = 256;

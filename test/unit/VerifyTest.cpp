@@ -1,7 +1,7 @@
 //===- VerifyTest.cpp - Orchestration and the schedule table --------------===//
 #include "verify/Verify.h"
-#include "report/Report.h"
 #include "Builders.h"
+#include "report/Report.h"
 
 #include <gtest/gtest.h>
 
@@ -22,8 +22,7 @@ TEST(Verify, CleanKernelAfterPadding) {
   Builder B = copyKernel(8);
   DiagList Pad;
   pad(B.P, B.kernel(), Pad);
-  VerifyResult R =
-      verifyKernel(B.P, B.kernel(), planFor(B.P, B.kernel()));
+  VerifyResult R = verifyKernel(B.P, B.kernel(), planFor(B.P, B.kernel()));
   EXPECT_TRUE(R.Diags.empty()) << dump(R.Diags);
   EXPECT_EQ(R.Sim.Trips, 8u);
   EXPECT_EQ(R.Sim.Steps.size(), 48u);
@@ -34,8 +33,7 @@ TEST(Verify, BracketingErrorsSkipTheSimulation) {
   B.P.Tasks[0].Ops.pop_back(); // The consumer no longer releases.
   DiagList Pad;
   pad(B.P, B.kernel(), Pad);
-  VerifyResult R =
-      verifyKernel(B.P, B.kernel(), planFor(B.P, B.kernel()));
+  VerifyResult R = verifyKernel(B.P, B.kernel(), planFor(B.P, B.kernel()));
   EXPECT_EQ(only(R.Diags, Check::Bracket).size(), 1u) << dump(R.Diags);
   EXPECT_TRUE(only(R.Diags, Check::Credit).empty()) << dump(R.Diags);
   EXPECT_TRUE(R.Sim.Steps.empty());
@@ -46,8 +44,7 @@ TEST(Verify, CollectsIndependentChecks) {
   B.kernel().SmemCapacity = 1024;
   B.edge(0, 0);
   B.P.Tasks[1].Regs = 44; // Not a multiple of 8.
-  VerifyResult R =
-      verifyKernel(B.P, B.kernel(), planFor(B.P, B.kernel()));
+  VerifyResult R = verifyKernel(B.P, B.kernel(), planFor(B.P, B.kernel()));
   EXPECT_EQ(only(R.Diags, Check::Registers).size(), 1u) << dump(R.Diags);
   EXPECT_EQ(only(R.Diags, Check::Capacity).size(), 1u) << dump(R.Diags);
   EXPECT_EQ(only(R.Diags, Check::Graph).size(), 1u) << dump(R.Diags);

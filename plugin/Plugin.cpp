@@ -1,5 +1,4 @@
-//===- Plugin.cpp - libts clang plugin entry
-//-------------------------------===//
+//===- Plugin.cpp - libts clang plugin entry ------------------------------===//
 //
 // `clang++ -fplugin=libts.so` registers the [[ts::...]] attributes and runs
 // before the main action. When code is generated, each kernel's definition

@@ -1,5 +1,4 @@
-//===- Driver.cpp - The pipeline of libts, once per kernel
-//-----------------===//
+//===- Driver.cpp - The pipeline of libts, once per kernel ----------------===//
 #include "driver/Driver.h"
 #include "lower/Lower.h"
 #include "report/Html.h"

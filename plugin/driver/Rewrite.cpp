@@ -1,5 +1,4 @@
-//===- Rewrite.cpp - The rewritten translation unit
-//------------------------===//
+//===- Rewrite.cpp - The rewritten translation unit -----------------------===//
 #include "driver/Rewrite.h"
 #include "lower/Lower.h"
 

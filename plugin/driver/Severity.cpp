@@ -1,5 +1,4 @@
-//===- Severity.cpp - -W flags for libts checks
-//----------------------------===//
+//===- Severity.cpp - -W flags for libts checks ---------------------------===//
 #include "driver/Severity.h"
 
 namespace ts {

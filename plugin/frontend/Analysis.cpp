@@ -1,5 +1,4 @@
-//===- Analysis.cpp - The translation unit handed to the driver
-//------------===//
+//===- Analysis.cpp - The translation unit handed to the driver -----------===//
 #include "frontend/Analysis.h"
 #include "frontend/DiagEmitter.h"
 

@@ -1,5 +1,4 @@
-//===- AsyncStores.cpp - Statements that may start TMA stores
-//--------------===//
+//===- AsyncStores.cpp - Statements that may start TMA stores -------------===//
 #include "frontend/AsyncStores.h"
 
 #include "clang/AST/Decl.h"

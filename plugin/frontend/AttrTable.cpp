@@ -1,5 +1,4 @@
-//===- AttrTable.cpp - Attribute registration
-//------------------------------===//
+//===- AttrTable.cpp - Attribute registration -----------------------------===//
 #include "frontend/AttrTable.h"
 #include "frontend/Inject.h"
 

@@ -1,5 +1,4 @@
-//===- CarriedStages.h - Stage variables that outlive an iteration -*- C++
-//-*-===//
+//===- CarriedStages.h - Stage variables that outlive a step ----*- C++ -*-===//
 //
 // An asynchronous reader keeps a stage past the iteration that took it
 // (wait for stage k, issue its MMAs, release stage k-1). The task names

@@ -1,5 +1,4 @@
-//===- DiagEmitter.cpp - ts::Diag records as clang diagnostics
-//-------------===//
+//===- DiagEmitter.cpp - ts::Diag records as clang diagnostics ------------===//
 #include "frontend/DiagEmitter.h"
 
 using namespace clang;

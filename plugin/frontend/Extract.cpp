@@ -1,5 +1,4 @@
-//===- Extract.cpp - AST to model
-//------------------------------------------===//
+//===- Extract.cpp - AST to model -----------------------------------------===//
 //
 // Reads the recorded [[ts::...]] attributes: resources first (tasks refer to
 // them), then tasks, then kernels. Every malformed input becomes a ts-syntax

@@ -1,5 +1,4 @@
-//===- ExtractKernelOptions.cpp - Alias groups and PDL on [[ts::kernel]]
-//---===//
+//===- ExtractKernelOptions.cpp - Alias groups and PDL on [[ts::kernel]] --===//
 //
 // ts::alias<Phases...>, ts::grid_dependent<Resources...>, ts::pdl_waited,
 // ts::trip_bound(N) and ts::cluster_shape(x, y, z).

@@ -1,5 +1,4 @@
-//===- Inject.cpp - Generated kernels parsed in the same compile
-//-----------===//
+//===- Inject.cpp - Generated kernels parsed in the same compile ----------===//
 #include "frontend/Inject.h"
 #include "frontend/DiagEmitter.h"
 #include "frontend/Extract.h"

@@ -1,5 +1,4 @@
-//===- Options.cpp - The integer options of the attributes
-//-----------------===//
+//===- Options.cpp - The integer options of the attributes ----------------===//
 #include "frontend/Options.h"
 #include "plan/Target.h"
 

@@ -1,5 +1,4 @@
-//===- Position.h - Why an operation is where the model cannot see it -*- C++
-//-*-===//
+//===- Position.h - Why an op is where the model cannot see it --*- C++ -*-===//
 //
 // Ops stand only at the top level of a task body, its domain loop or a
 // first/last guard. When one is elsewhere, the error names the construct

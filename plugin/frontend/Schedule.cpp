@@ -1,5 +1,4 @@
-//===- Schedule.cpp - Task body to head/loop/tail ops
-//----------------------===//
+//===- Schedule.cpp - Task body to head/loop/tail ops ---------------------===//
 #include "frontend/Schedule.h"
 #include "frontend/AsyncStores.h"
 #include "frontend/DiagEmitter.h"

@@ -1,5 +1,4 @@
-//===- Vocabulary.cpp - Recognising ts:: names in the AST
-//------------------===//
+//===- Vocabulary.cpp - Recognising ts:: names in the AST -----------------===//
 #include "frontend/Vocabulary.h"
 
 #include "clang/AST/ASTContext.h"

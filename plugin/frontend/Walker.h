@@ -1,5 +1,4 @@
-//===- Walker.h - The walk of one task body (internal) ------------*- C++
-//-*-===//
+//===- Walker.h - The walk of one task body (internal) ----------*- C++ -*-===//
 //
 // Internal to plugin/frontend: the walker that turns a task body into ops
 // (Schedule.cpp), shared with the files that handle one kind of statement

@@ -1,5 +1,4 @@
-//===- Wgmma.h - Recognising ts::wgmma calls in task bodies ------*- C++
-//-*-===//
+//===- Wgmma.h - Recognising ts::wgmma calls in task bodies -----*- C++ -*-===//
 //
 // An MMA issued with ts::wgmma reads its shared-memory operands after the
 // call returns, until a wait_group sees its group complete. The schedule

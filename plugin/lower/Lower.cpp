@@ -1,5 +1,4 @@
-//===- Lower.cpp - Generated CUDA source for a kernel
-//----------------------===//
+//===- Lower.cpp - Generated CUDA source for a kernel ---------------------===//
 //
 // The generated body is what a careful author would write by hand: barrier
 // init by one thread, fences, a block barrier, one setmaxnreg per warp

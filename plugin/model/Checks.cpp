@@ -1,5 +1,4 @@
-//===- Checks.cpp - The table of every check
-//-------------------------------===//
+//===- Checks.cpp - The table of every check ------------------------------===//
 //
 // Severity policy, report, JSON and the docs' tables all read this table;
 // test/unit/ChecksTest.cpp holds README.md and docs/verifier.md to it.

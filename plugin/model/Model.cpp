@@ -1,5 +1,4 @@
-//===- Model.cpp - Derived facts about the model
-//---------------------------===//
+//===- Model.cpp - Derived facts about the model --------------------------===//
 #include "model/Model.h"
 #include "model/Diag.h"
 

@@ -2,6 +2,7 @@
 #include "plan/Plan.h"
 
 #include <algorithm>
+#include <set>
 
 namespace ts {
 
@@ -150,6 +151,20 @@ std::vector<const Task *> KernelPlan::tasks(const Program &P,
     Out.push_back(&P.Tasks[TI]);
   for (const Task &T : Padding)
     Out.push_back(&T);
+  return Out;
+}
+
+std::vector<KernelPlan::TaskPair> KernelPlan::exchangingPairs() const {
+  std::vector<TaskPair> Out;
+  std::set<std::pair<unsigned, unsigned>> Seen;
+  for (const PipelinePlan &PP : Pipelines) {
+    std::vector<unsigned> Side = PP.Producers;
+    Side.insert(Side.end(), PP.Consumers.begin(), PP.Consumers.end());
+    for (unsigned A : Side)
+      for (unsigned B : Side)
+        if (A < B && Seen.insert({A, B}).second)
+          Out.push_back({A, B, PP.Resource});
+  }
   return Out;
 }
 

@@ -1,5 +1,4 @@
-//===- Plan.h - One kernel plan: what is verified is what is emitted -*- C++
-//-*-===//
+//===- Plan.h - One kernel plan: what is verified is emitted ----*- C++ -*-===//
 //
 // Built once per kernel after the structural checks. Warp groups, register
 // regions, barrier participants and arrival counts, the shared-memory
@@ -120,6 +119,12 @@ struct KernelPlan {
   unsigned ClusterCtas = 1;
 
   const PipelinePlan *pipeline(unsigned Resource) const;
+  /// Tasks A < B that exchange stages (both on some pipeline), each pair
+  /// once, with the first such pipeline's resource.
+  struct TaskPair {
+    unsigned A, B, Resource;
+  };
+  std::vector<TaskPair> exchangingPairs() const;
   /// The kernel's tasks in order, then the padding tasks.
   std::vector<const Task *> tasks(const Program &P, const Kernel &K) const;
   /// Registers per thread on warp W (its budget or the baseline).

@@ -1,5 +1,4 @@
-//===- Target.cpp - Constants of one GPU target
-//----------------------------===//
+//===- Target.cpp - Constants of one GPU target ---------------------------===//
 #include "plan/Target.h"
 
 namespace ts {

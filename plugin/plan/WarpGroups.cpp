@@ -1,5 +1,4 @@
-//===- WarpGroups.cpp - Warp groups and their padding
-//----------------------===//
+//===- WarpGroups.cpp - Warp groups and their padding ---------------------===//
 //
 // setmaxnreg acts on a whole warp group, so the plan knows which tasks touch
 // each group; a group with a budget but idle warps gets padding tasks.

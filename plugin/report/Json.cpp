@@ -1,5 +1,4 @@
-//===- Json.cpp - Machine-readable kernel report
-//---------------------------===//
+//===- Json.cpp - Machine-readable kernel report --------------------------===//
 #include "report/Json.h"
 
 #include <cstdio>

@@ -1,5 +1,4 @@
-//===- Report.cpp - The schedule and verification report
-//-------------------===//
+//===- Report.cpp - The schedule and verification report ------------------===//
 #include "report/Report.h"
 
 #include <sstream>

@@ -15,31 +15,23 @@ using namespace detail;
 
 void checkDomains(const Program &P, const Kernel &K, const KernelPlan &Plan,
                   DiagList &Out) {
-  std::set<std::pair<unsigned, unsigned>> Reported;
-  for (const PipelinePlan &PP : Plan.Pipelines) {
-    std::vector<unsigned> Side = PP.Producers;
-    Side.insert(Side.end(), PP.Consumers.begin(), PP.Consumers.end());
-    for (unsigned A : Side)
-      for (unsigned B : Side) {
-        const Task &TA = P.Tasks[A], &TB = P.Tasks[B];
-        if (A >= B || !loops(TA) || !loops(TB) ||
-            TA.Dom.symbolicKey() == TB.Dom.symbolicKey() ||
-            !Reported.insert({A, B}).second)
-          continue;
-        Diag &D = report(Out, Check::Domain, TB.Dom.Loc,
-                         "tasks " + quote(TA.Name) + " and " + quote(TB.Name) +
-                             " exchange stages of " +
-                             quote(P.Resources[PP.Resource].Name) +
-                             " but may run different trip counts");
-        note(D, TA.Dom.Loc,
-             "task " + quote(TA.Name) + " loops over " + domainText(TA.Dom));
-        note(D, TB.Dom.Loc,
-             "task " + quote(TB.Name) + " loops over " + domainText(TB.Dom));
-        note(D, TB.Dom.Loc,
-             "loop over the same ts::domain bounds (with step 1, bounds may "
-             "differ "
-             "by a constant: the verifier follows that exactly)");
-      }
+  for (auto [A, B, R] : Plan.exchangingPairs()) {
+    const Task &TA = P.Tasks[A], &TB = P.Tasks[B];
+    if (!loops(TA) || !loops(TB) ||
+        TA.Dom.symbolicKey() == TB.Dom.symbolicKey())
+      continue;
+    Diag &D = report(Out, Check::Domain, TB.Dom.Loc,
+                     "tasks " + quote(TA.Name) + " and " + quote(TB.Name) +
+                         " exchange stages of " + quote(P.Resources[R].Name) +
+                         " but may run different trip counts");
+    note(D, TA.Dom.Loc,
+         "task " + quote(TA.Name) + " loops over " + domainText(TA.Dom));
+    note(D, TB.Dom.Loc,
+         "task " + quote(TB.Name) + " loops over " + domainText(TB.Dom));
+    note(D, TB.Dom.Loc,
+         "loop over the same ts::domain bounds (with step 1, bounds may "
+         "differ "
+         "by a constant: the verifier follows that exactly)");
   }
 }
 

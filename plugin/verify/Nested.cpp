@@ -57,15 +57,8 @@ void checkPair(const Program &P, const Task &A, const Task &B, unsigned R,
 
 void checkNesting(const Program &P, const Kernel &K, const KernelPlan &Plan,
                   DiagList &Out) {
-  std::set<std::pair<unsigned, unsigned>> Reported;
-  for (const PipelinePlan &PP : Plan.Pipelines) {
-    std::vector<unsigned> Side = PP.Producers;
-    Side.insert(Side.end(), PP.Consumers.begin(), PP.Consumers.end());
-    for (unsigned A : Side)
-      for (unsigned B : Side)
-        if (A < B && Reported.insert({A, B}).second)
-          checkPair(P, P.Tasks[A], P.Tasks[B], PP.Resource, Out);
-  }
+  for (auto [A, B, R] : Plan.exchangingPairs())
+    checkPair(P, P.Tasks[A], P.Tasks[B], R, Out);
 }
 
 } // namespace ts

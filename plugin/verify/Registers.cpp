@@ -1,5 +1,4 @@
-//===- Registers.cpp - setmaxnreg budgets per warp group
-//-------------------===//
+//===- Registers.cpp - setmaxnreg budgets per warp group ------------------===//
 //
 // setmaxnreg acts on a whole warp group (4 warps), so every warp of a group
 // with a budget must run a task with that same budget, and the budgets of

@@ -1,5 +1,4 @@
-//===- Registry.cpp - Every check of a kernel, in one table
-//----------------===//
+//===- Registry.cpp - Every check of a kernel, in one table ---------------===//
 #include "verify/Registry.h"
 #include "verify/Nested.h"
 

@@ -1,5 +1,4 @@
-//===- Verify.cpp - All checks of a kernel
-//---------------------------------===//
+//===- Verify.cpp - All checks of a kernel --------------------------------===//
 #include "verify/Verify.h"
 #include "verify/Nested.h"
 #include "verify/Registry.h"

@@ -1,5 +1,4 @@
-//===- Mutator.h - structure-aware mutations of libts kernel files -*- C++
-//-*-===//
+//===- Mutator.h - Structure-aware mutations of kernel files ----*- C++ -*-===//
 //
 // Byte flips rarely get past clang's parser; these edits keep a file mostly
 // well-formed and aim at what libts reads: attribute arguments, the

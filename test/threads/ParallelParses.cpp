@@ -1,5 +1,4 @@
-//===- ParallelParses.cpp - libts under concurrent parses in one process
-//---===//
+//===- ParallelParses.cpp - libts under concurrent parses in one process --===//
 //
 // clangd parses several files at once in one process with the plugin
 // loaded. This test loads libts.so once, parses each input alone to record

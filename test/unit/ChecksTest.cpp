@@ -1,5 +1,4 @@
-//===- ChecksTest.cpp - The check table and the docs built on it
-//-----------===//
+//===- ChecksTest.cpp - The check table and the docs built on it ----------===//
 #include "model/Diag.h"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,4 @@
-//===- Generator.h - Random schedules for property tests and benches -*- C++
-//-*-===//
+//===- Generator.h - Random schedules for tests and benches -----*- C++ -*-===//
 //
 // Builds well-formed producer/consumer schedules (each resource filled by
 // one task and drained by one or two others, per iteration or once around

@@ -1,5 +1,4 @@
-//===- NestedTest.cpp - k-loops inside tile loops
-//--------------------------===//
+//===- NestedTest.cpp - k-loops inside tile loops -------------------------===//
 #include "verify/Nested.h"
 #include "Builders.h"
 

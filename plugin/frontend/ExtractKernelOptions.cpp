@@ -9,6 +9,7 @@
 #include "frontend/DiagEmitter.h"
 #include "frontend/Extractor.h"
 #include "frontend/Vocabulary.h"
+#include "plan/Target.h"
 
 using namespace clang;
 
@@ -89,13 +90,14 @@ void Extractor::clusterOption(const Expr *E, SourceLocation L, Kernel &K) {
           "every cluster dimension holds at least one CTA");
     return;
   }
-  // Clusters up to 8 CTAs launch on every sm_90 part without opting in.
-  if (D[0] * D[1] * D[2] > 8) {
+  // Clusters up to this size launch on every part without opting in.
+  std::string Portable = std::to_string(targetSm90a().PortableClusterCtas);
+  if (D[0] * D[1] * D[2] > targetSm90a().PortableClusterCtas) {
     error(L,
           "ts::cluster_shape" + Shape + " has " +
               std::to_string(D[0] * D[1] * D[2]) +
-              " CTAs, more than the portable cluster size of 8",
-          "use a cluster of at most 8 CTAs");
+              " CTAs, more than the portable cluster size of " + Portable,
+          "use a cluster of at most " + Portable + " CTAs");
     return;
   }
   for (int I = 0; I < 3; ++I)

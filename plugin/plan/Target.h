@@ -24,6 +24,8 @@ struct Target {
   unsigned DynamicSmemAlign; ///< What CUDA guarantees for the base.
   unsigned SwizzleAlign;     ///< 128-byte-swizzled TMA destinations.
   unsigned DefaultStageAlign;
+  /// CTAs a cluster may hold on every part without opting in.
+  unsigned PortableClusterCtas;
 };
 
 /// Hopper (H100/H200): 227 KiB of dynamic shared memory less 1 KiB.

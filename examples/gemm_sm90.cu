@@ -133,7 +133,7 @@ __device__ __forceinline__ void store_slice(const Params &p, const float (&acc)[
     ts::tma::store_fence(); // visible to the TMA unit
     ts::sync_warpgroup();
     if (issuer)
-      ts::tma::issue_store_2d(&p.c, nb * BN + j * kEpiCols, mb * BM + int(wg) * 64, buf);
+      ts::tma::issue_store(&p.c, {nb * BN + j * kEpiCols, mb * BM + int(wg) * 64}, buf);
   }
 }
 
@@ -146,9 +146,9 @@ __device__ void load(const Params &p, ts::producer<Operands> ops) {
     tile_coords(p, first_unit() + int(t) * unit_step(), mb, nb);
     for (auto k : ts::domain(0, p.k_tiles).nonempty()) { // K > 0: the host checks
       auto s = ops.acquire();
-      ts::tma::load_2d(s->a, &p.a, int(k) * BK, mb * BM, s.barrier());
-      ts::tma::load_2d_multicast(s->b + rank * kRowsB * BK, &p.b, int(k) * BK,
-                                 nb * BN + int(rank) * kRowsB, s.barrier());
+      ts::tma::load(s->a, &p.a, {int(k) * BK, mb * BM}, s.barrier());
+      ts::tma::load_multicast(s->b + rank * kRowsB * BK, &p.b, {int(k) * BK,
+                                 nb * BN + int(rank) * kRowsB}, s.barrier());
       ops.commit(s);
     }
   }

@@ -60,7 +60,7 @@ __device__ void load(const Params &p, ts::producer<Tiles> tiles) {
   ts::tma::prefetch_descriptor(&p.src);
   for (auto i : ts::domain(blockIdx.x, p.num_tiles, gridDim.x)) {
     auto s = tiles.acquire(); // empty stage; arms its transaction bytes
-    ts::tma::load_2d(s->v, &p.src, (i % p.tiles_x) * kTileCols, (i / p.tiles_x) * kTileRows,
+    ts::tma::load(s->v, &p.src, {(i % p.tiles_x) * kTileCols, (i / p.tiles_x) * kTileRows},
                      s.barrier());
     tiles.commit(s); // the bytes complete the stage
   }
@@ -74,7 +74,7 @@ __device__ void store(const Params &p, ts::consumer<Tiles> tiles, ts::producer<O
   for (auto i : ts::domain(blockIdx.x, p.num_tiles, gridDim.x)) {
     auto s = tiles.wait();
     if (threadIdx.x < 32)
-      ts::tma::store_2d(&p.dst_map, (i % p.tiles_x) * kTileCols, (i / p.tiles_x) * kTileRows,
+      ts::tma::store(&p.dst_map, {(i % p.tiles_x) * kTileCols, (i / p.tiles_x) * kTileRows},
                         s->v);
     tiles.release(s);
   }

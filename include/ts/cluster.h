@@ -1,13 +1,12 @@
 // Thread-block cluster helpers (sm_90): the cluster-wide barrier, arrivals
-// on a barrier of another CTA, the cluster's index, and a raw multicast load
-// for hand-written kernels. Kernels with ts::cluster_shape use the pipeline
-// handles and ts::tma::load_*_multicast instead (docs/guide.md, "Clusters").
+// on a barrier of another CTA and the cluster's index, for hand-written
+// kernels. Kernels with ts::cluster_shape use the pipeline handles and
+// ts::tma::load_multicast instead (docs/guide.md, "Clusters").
 #ifndef LIBTS_CLUSTER_H
 #define LIBTS_CLUSTER_H
 
 #include <cstdint>
 
-#include <cuda.h> // CUtensorMap (type only)
 #include <cuda/ptx>
 
 #include "ts/detail.h"
@@ -48,17 +47,6 @@ __device__ __forceinline__ void arrive_remote_relaxed(uint64_t *local_bar, unsig
 /// the same trip count in each (multicast needs that).
 __device__ __forceinline__ unsigned id() { return cuda::ptx::get_sreg_clusterid_x(); }
 __device__ __forceinline__ unsigned count() { return cuda::ptx::get_sreg_nclusterid_x(); }
-
-/// TMA load of a 2D box multicast to the CTAs in `cta_mask` (bit i = rank
-/// i): the data lands at the same shared-memory offset as `smem_dst` in
-/// each, and each one's barrier at the offset of `bar` gets the bytes'
-/// complete_tx. Issued by one thread. Coordinates innermost first.
-__device__ __forceinline__ void load_2d_multicast(void *smem_dst, const CUtensorMap *map, int c0,
-                                                  int c1, uint64_t *bar, uint16_t cta_mask) {
-  const int32_t c[2] = {c0, c1};
-  cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_cluster, cuda::ptx::space_global, smem_dst, map,
-                                  c, bar, cta_mask);
-}
 
 } // namespace cluster
 } // namespace ts

@@ -195,6 +195,54 @@ __device__ __forceinline__ void arrive_expect_tx(uint64_t *bar, unsigned bytes) 
                                              cuda::ptx::space_shared, bar, bytes);
 }
 
+/// Hands a stage back: one arrival per thread on this CTA's barrier, or,
+/// for a stage the cluster's loads fill, one per warp on every CTA's
+/// (lane i arrives on rank i, after the warp's reads). `relaxed`: the
+/// warp's reads were asynchronous and are complete, so no fence is needed.
+__device__ __forceinline__ void hand_back(const pipe &p, unsigned index, bool relaxed) {
+  if (p.peers == 1) {
+    arrive(p.empty + index);
+    return;
+  }
+  // Async readers passed a warp-aligned wgmma.wait_group: the whole warp's
+  // reads are done. Thread readers meet first so lane i's release covers all.
+  if (!relaxed)
+    __syncwarp();
+  const unsigned lane = lane_index();
+  if (lane < p.peers) {
+    if (relaxed)
+      arrive_remote_relaxed(p.empty + index, lane);
+    else
+      arrive_remote(p.empty + index, lane);
+  }
+}
+
+/// Waits for every stage's empty barrier from the cursor on: a producer
+/// never leaves while consumers still read stages it filled.
+__device__ __forceinline__ void producer_drain(const pipe &p, cursor &c) {
+  for (unsigned i = 0; i < p.stages; ++i) {
+    wait_parity(p.empty + c.index, c.phase);
+    advance(p, c);
+  }
+}
+
+/// What a consumer's release does, decided by the plan and written into the
+/// generated call (docs/generated-code.md). A task that never stores from a
+/// stage need not wait for store reads; one whose only reads are MMAs it
+/// awaited before the release hands stages to other CTAs without a fence.
+enum class release_mode : unsigned {
+  after_store_reads,
+  at_once,
+  after_store_reads_unfenced,
+  at_once_unfenced,
+};
+__device__ __forceinline__ constexpr bool waits_store_reads(release_mode m) {
+  return m == release_mode::after_store_reads || m == release_mode::after_store_reads_unfenced;
+}
+__device__ __forceinline__ constexpr bool unfenced(release_mode m) {
+  return m == release_mode::after_store_reads_unfenced || m == release_mode::at_once_unfenced;
+}
+
 /// The type of parameter I of a task, without reference or const: the
 /// generated call builds each handle as the task declares it, so it never
 /// names the resource (which may be private, shadowed or spelled by a macro).

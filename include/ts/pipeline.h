@@ -44,6 +44,10 @@ public:
   __device__ __forceinline__ stage(R *payload, unsigned index, uint64_t *full, bool issuer,
                                    unsigned mask = 1)
       : payload_(payload), index_(index), full_(full), issuer_(issuer), mask_(mask) {}
+  /// The stage at cursor `c` of pipe `p`.
+  __device__ __forceinline__ stage(const detail::pipe &p, const detail::cursor &c, bool issuer)
+      : stage(reinterpret_cast<R *>(p.data + c.index * p.stride), c.index, p.full + c.index,
+              issuer, p.mcast_mask) {}
 
   __device__ __forceinline__ R *operator->() const { return payload_; }
   __device__ __forceinline__ R &operator*() const { return *payload_; }
@@ -73,47 +77,6 @@ private:
   bool ready_;
 };
 
-namespace detail {
-
-template <class R>
-__device__ __forceinline__ stage<R> stage_at(const pipe &p, const cursor &c, bool issuer) {
-  return stage<R>(reinterpret_cast<R *>(p.data + c.index * p.stride), c.index, p.full + c.index,
-                  issuer, p.mcast_mask);
-}
-
-/// Hands a stage back: one arrival per thread on this CTA's barrier, or,
-/// for a stage the cluster's loads fill, one per warp on every CTA's
-/// (lane i arrives on rank i, after the warp's reads). `relaxed`: the
-/// warp's reads were asynchronous and are complete, so no fence is needed.
-__device__ __forceinline__ void hand_back(const pipe &p, unsigned index, bool relaxed) {
-  if (p.peers == 1) {
-    arrive(p.empty + index);
-    return;
-  }
-  // Async readers passed a warp-aligned wgmma.wait_group: the whole warp's
-  // reads are done. Thread readers meet first so lane i's release covers all.
-  if (!relaxed)
-    __syncwarp();
-  const unsigned lane = lane_index();
-  if (lane < p.peers) {
-    if (relaxed)
-      arrive_remote_relaxed(p.empty + index, lane);
-    else
-      arrive_remote(p.empty + index, lane);
-  }
-}
-
-/// Waits for every stage's empty barrier from the cursor on: a producer
-/// never leaves while consumers still read stages it filled.
-__device__ __forceinline__ void producer_drain(const pipe &p, cursor &c) {
-  for (unsigned i = 0; i < p.stages; ++i) {
-    wait_parity(p.empty + c.index, c.phase);
-    advance(p, c);
-  }
-}
-
-} // namespace detail
-
 /// Fills stages of R. `gmem` resources get a default-constructed handle
 /// that carries no pipeline (it only names the dependency).
 template <class R>
@@ -137,7 +100,7 @@ public:
                         detail::lane_index() == 0;
     if (issuer)
       detail::arrive_expect_tx(pipe_->full + cur_->index, pipe_->tx_bytes);
-    const stage<R> s = detail::stage_at<R>(*pipe_, *cur_, issuer);
+    const stage<R> s = stage<R>(*pipe_, *cur_, issuer);
     detail::advance(*pipe_, *cur_);
     return s;
   }
@@ -167,14 +130,13 @@ template <class R>
 class consumer {
 public:
   __device__ __forceinline__ consumer()
-      : pipe_(nullptr), cur_(nullptr), oldest_(0), stores_(true), relaxed_(false) {}
-  /// `stores`: the task may store from a stage with TMA (the plan decides;
-  /// without stores a release need not wait for store reads). `relaxed`:
-  /// its only reads of a stage are MMAs awaited before each release, so
-  /// arrivals on other CTAs need no fence (the plan decides).
-  __device__ __forceinline__ consumer(const detail::pipe &p, detail::cursor &c,
-                                      bool stores = true, bool relaxed = false)
-      : pipe_(&p), cur_(&c), oldest_(c.index), stores_(stores), relaxed_(relaxed) {}
+      : pipe_(nullptr), cur_(nullptr), oldest_(0), mode_(detail::release_mode::after_store_reads) {}
+  /// `mode`: what a release waits for and how it reaches other CTAs; the
+  /// plan decides it from what the task does with a stage.
+  __device__ __forceinline__ consumer(
+      const detail::pipe &p, detail::cursor &c,
+      detail::release_mode mode = detail::release_mode::after_store_reads)
+      : pipe_(&p), cur_(&c), oldest_(c.index), mode_(mode) {}
 
   /// Waits until the next stage is full and returns it.
   __device__ __forceinline__ stage<R> wait() { return wait(token(false)); }
@@ -182,7 +144,7 @@ public:
   __device__ __forceinline__ stage<R> wait(token t) {
     if (!t.ready())
       detail::wait_parity(pipe_->full + cur_->index, cur_->phase);
-    const stage<R> s = detail::stage_at<R>(*pipe_, *cur_, false);
+    const stage<R> s = stage<R>(*pipe_, *cur_, false);
     detail::advance(*pipe_, *cur_);
     return s;
   }
@@ -197,9 +159,9 @@ public:
   /// all consumers have. A thread that stored from the stage with TMA first
   /// waits until those reads are done.
   __device__ __forceinline__ void release(const stage<R> &s) {
-    if (stores_)
+    if (detail::waits_store_reads(mode_))
       detail::wait_bulk_reads();
-    detail::hand_back(*pipe_, s.index(), relaxed_);
+    detail::hand_back(*pipe_, s.index(), detail::unfenced(mode_));
     oldest_ = s.index() + 1 == pipe_->stages ? 0 : s.index() + 1;
   }
 
@@ -208,9 +170,9 @@ public:
   /// wait_group saw that read complete. The verifier checks the order, so
   /// the oldest is always the one after the last stage handed back.
   __device__ __forceinline__ void release_oldest() {
-    if (stores_)
+    if (detail::waits_store_reads(mode_))
       detail::wait_bulk_reads();
-    detail::hand_back(*pipe_, oldest_, relaxed_);
+    detail::hand_back(*pipe_, oldest_, detail::unfenced(mode_));
     oldest_ = oldest_ + 1 == pipe_->stages ? 0 : oldest_ + 1;
   }
 
@@ -218,8 +180,7 @@ private:
   const detail::pipe *pipe_;
   detail::cursor *cur_;
   unsigned oldest_; ///< Slot of the oldest stage held (release order is verified).
-  bool stores_;     ///< Releases wait for this thread's TMA store reads.
-  bool relaxed_;    ///< Cross-CTA hand-backs need no fence.
+  detail::release_mode mode_;
 };
 
 } // namespace ts

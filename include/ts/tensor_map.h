@@ -7,7 +7,7 @@
 //   cudaError_t e = ts::tensor_map::kmajor_bf16_sw128(&a, A, M, K, 128);
 //
 // gives the map a TMA load of a 128 x 64 bf16 box of the row-major M x K
-// matrix A uses (ts::tma::load_2d(dst, &a, k0, m0, bar), innermost
+// matrix A uses (ts::tma::load(dst, &a, {k0, m0}, bar), innermost
 // coordinate first); the box lands in shared memory 128-byte swizzled, the
 // layout ts::wgmma::make_desc_sw128 describes. Pass maps to kernels as
 // __grid_constant__ parameters (or copy them to global/constant memory).

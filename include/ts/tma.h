@@ -2,9 +2,11 @@
 // transaction bytes on the stage's full barrier. Given `s.barrier()`, a load
 // is issued by the one thread that armed the stage's bytes (lane 0 of the
 // producer task's first warp), so every thread of a producer task of any
-// width may call it. Given a raw barrier address, lane 0 of each calling
-// warp issues it. TMA stores read a stage asynchronously; releasing the
-// stage waits for those reads.
+// width may call it. TMA stores read a stage asynchronously; releasing the
+// stage waits for those reads. Coordinates are a braced list, innermost
+// (contiguous) first as in cuTensorMapEncodeTiled; its length is the rank.
+// They are taken as 64-bit so that int, unsigned and domain indices all fit
+// without a cast; TMA reads them as 32-bit signed values.
 #ifndef LIBTS_TMA_H
 #define LIBTS_TMA_H
 
@@ -20,133 +22,95 @@ namespace ts {
 namespace tma {
 
 namespace detail {
-template <int N>
-__device__ __forceinline__ void load(bool issue, void *smem_dst, const CUtensorMap *map,
-                                     const int32_t (&c)[N], uint64_t *bar) {
-  if (issue)
-    cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_cluster, cuda::ptx::space_global, smem_dst,
-                                    map, c, bar);
-}
-template <int N>
-__device__ __forceinline__ void load_multicast(bool issue, void *smem_dst, const CUtensorMap *map,
-                                               const int32_t (&c)[N], uint64_t *bar,
-                                               uint16_t mask) {
-  if (issue)
-    cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_cluster, cuda::ptx::space_global, smem_dst,
-                                    map, c, bar, mask);
-}
+/// The template argument of load_multicast that means "the stage's own
+/// mask"; no 16-bit CTA mask has this value.
+inline constexpr unsigned stage_mask = ~0u;
 
-/// The stage's own mask: every CTA of the cluster; a plain load where the
-/// cluster is this one CTA.
-template <int N>
-__device__ __forceinline__ void load_to_stage_mask(void *smem_dst, const CUtensorMap *map,
-                                                   const int32_t (&c)[N], tma_barrier bar) {
-  if (bar.mask() == 1u)
-    load<N>(bar.issuer(), smem_dst, map, c, bar.get());
-  else
-    load_multicast<N>(bar.issuer(), smem_dst, map, c, bar.get(), uint16_t(bar.mask()));
+/// The coordinates as the TMA instruction takes them.
+template <int N> struct coords {
+  int32_t v[N];
+};
+template <int N> __device__ __forceinline__ coords<N> narrow(const int64_t (&c)[N]) {
+  coords<N> r;
+  for (int i = 0; i < N; ++i)
+    r.v[i] = int32_t(c[i]);
+  return r;
 }
 } // namespace detail
 
-/// `map` must live in global, constant or __grid_constant__ parameter memory.
-/// c0 is the innermost (contiguous) coordinate, as in cuTensorMapEncodeTiled.
-__device__ __forceinline__ void load_1d(void *smem_dst, const CUtensorMap *map, int c0,
-                                        tma_barrier bar) {
-  detail::load<1>(bar.issuer(), smem_dst, map, {c0}, bar.get());
-}
-__device__ __forceinline__ void load_2d(void *smem_dst, const CUtensorMap *map, int c0, int c1,
-                                        tma_barrier bar) {
-  detail::load<2>(bar.issuer(), smem_dst, map, {c0, c1}, bar.get());
-}
-__device__ __forceinline__ void load_3d(void *smem_dst, const CUtensorMap *map, int c0, int c1,
-                                        int c2, tma_barrier bar) {
-  detail::load<3>(bar.issuer(), smem_dst, map, {c0, c1, c2}, bar.get());
+/// Loads the box at `c` into a stage: `ts::tma::load(s->a, &map, {k, m},
+/// s.barrier())`. `map` must live in global, constant or __grid_constant__
+/// parameter memory.
+template <int N>
+__device__ __forceinline__ void load(void *smem_dst, const CUtensorMap *map, const int64_t (&c)[N],
+                                     tma_barrier bar) {
+  if (bar.issuer())
+    cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_cluster, cuda::ptx::space_global, smem_dst,
+                                    map, detail::narrow(c).v, bar.get());
 }
 
-/// Multicast loads into a stage of a ts::multicast resource: the box lands
+/// Multicast load into a stage of a ts::multicast resource: the box lands
 /// at the same offset of the same stage in every CTA of the kernel's
 /// cluster (ts::cluster_shape), and completes its bytes on each one's full
 /// barrier. Each CTA's stage expects all of its bytes, so the CTAs split a
-/// shared tile: each loads its share, multicast to all. The verifier
-/// rejects them into other resources, whose consumers do not hand stages
-/// back to the peers.
-__device__ __forceinline__ void load_1d_multicast(void *smem_dst, const CUtensorMap *map, int c0,
-                                                  tma_barrier bar) {
-  detail::load_to_stage_mask<1>(smem_dst, map, {c0}, bar);
-}
-__device__ __forceinline__ void load_2d_multicast(void *smem_dst, const CUtensorMap *map, int c0,
-                                                  int c1, tma_barrier bar) {
-  detail::load_to_stage_mask<2>(smem_dst, map, {c0, c1}, bar);
-}
-__device__ __forceinline__ void load_3d_multicast(void *smem_dst, const CUtensorMap *map, int c0,
-                                                  int c1, int c2, tma_barrier bar) {
-  detail::load_to_stage_mask<3>(smem_dst, map, {c0, c1, c2}, bar);
-}
-
-/// The same to the CTAs of Mask only (bit i: rank i), e.g. one row of a 2D
-/// cluster. The verifier checks the mask against the cluster shape.
-template <unsigned Mask>
-__device__ __forceinline__ void load_1d_multicast(void *smem_dst, const CUtensorMap *map, int c0,
-                                                  tma_barrier bar) {
-  detail::load_multicast<1>(bar.issuer(), smem_dst, map, {c0}, bar.get(), uint16_t(Mask));
-}
-template <unsigned Mask>
-__device__ __forceinline__ void load_2d_multicast(void *smem_dst, const CUtensorMap *map, int c0,
-                                                  int c1, tma_barrier bar) {
-  detail::load_multicast<2>(bar.issuer(), smem_dst, map, {c0, c1}, bar.get(), uint16_t(Mask));
-}
-template <unsigned Mask>
-__device__ __forceinline__ void load_3d_multicast(void *smem_dst, const CUtensorMap *map, int c0,
-                                                  int c1, int c2, tma_barrier bar) {
-  detail::load_multicast<3>(bar.issuer(), smem_dst, map, {c0, c1, c2}, bar.get(),
-                            uint16_t(Mask));
+/// shared tile: each loads its share, multicast to all. `load_multicast<Mask>`
+/// writes the CTAs of Mask only (bit i: rank i), e.g. one row of a 2D
+/// cluster. The verifier checks the mask against the cluster shape and
+/// rejects multicasts into other resources, whose consumers do not hand
+/// stages back to the peers.
+template <unsigned Mask = detail::stage_mask, int N>
+__device__ __forceinline__ void load_multicast(void *smem_dst, const CUtensorMap *map,
+                                               const int64_t (&c)[N], tma_barrier bar) {
+  const unsigned mask = Mask == detail::stage_mask ? bar.mask() : Mask;
+  if (!bar.issuer())
+    return;
+  if (Mask == detail::stage_mask && mask == 1u) // a cluster of one CTA
+    cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_cluster, cuda::ptx::space_global, smem_dst,
+                                    map, detail::narrow(c).v, bar.get());
+  else
+    cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_cluster, cuda::ptx::space_global, smem_dst,
+                                    map, detail::narrow(c).v, bar.get(), uint16_t(mask));
 }
 
-/// The same with a barrier of your own: lane 0 of each calling warp issues.
-__device__ __forceinline__ void load_1d(void *smem_dst, const CUtensorMap *map, int c0,
-                                        uint64_t *bar) {
-  detail::load<1>(::ts::detail::lane_index() == 0, smem_dst, map, {c0}, bar);
-}
-__device__ __forceinline__ void load_2d(void *smem_dst, const CUtensorMap *map, int c0, int c1,
-                                        uint64_t *bar) {
-  detail::load<2>(::ts::detail::lane_index() == 0, smem_dst, map, {c0, c1}, bar);
-}
-__device__ __forceinline__ void load_3d(void *smem_dst, const CUtensorMap *map, int c0, int c1,
-                                        int c2, uint64_t *bar) {
-  detail::load<3>(::ts::detail::lane_index() == 0, smem_dst, map, {c0, c1, c2}, bar);
-}
-
-namespace detail {
+/// A load that completes on a barrier of your own, outside any pipeline:
+/// lane 0 of each calling warp issues it.
 template <int N>
-__device__ __forceinline__ void store(const CUtensorMap *map, const int32_t (&c)[N],
-                                      const void *smem_src) {
-  // Threads of this warp may have written the stage: make their writes
-  // visible to the async proxy before lane 0 hands the data to TMA.
-  cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);
-  __syncwarp();
-  if (::ts::detail::lane_index() == 0) {
-    cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_global, cuda::ptx::space_shared, map, c,
-                                    smem_src);
-    cuda::ptx::cp_async_bulk_commit_group();
-  }
+__device__ __forceinline__ void load_with_barrier(void *smem_dst, const CUtensorMap *map,
+                                                  const int64_t (&c)[N], uint64_t *bar) {
+  if (::ts::detail::lane_index() == 0)
+    cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_cluster, cuda::ptx::space_global, smem_dst,
+                                    map, detail::narrow(c).v, bar);
 }
-} // namespace detail
+
+/// The same multicast to the CTAs of `cta_mask` (bit i: rank i): the data
+/// lands at `smem_dst`'s offset in each and completes on each one's barrier
+/// at `bar`'s offset. Lane 0 of each calling warp issues it.
+template <int N>
+__device__ __forceinline__ void load_multicast_with_barrier(void *smem_dst, const CUtensorMap *map,
+                                                            const int64_t (&c)[N], uint64_t *bar,
+                                                            uint16_t cta_mask) {
+  if (::ts::detail::lane_index() == 0)
+    cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_cluster, cuda::ptx::space_global, smem_dst,
+                                    map, detail::narrow(c).v, bar, cta_mask);
+}
 
 /// TMA store of a shared-memory tile to global memory, issued by lane 0 of
 /// the calling warp as one bulk group. The stage stays readable by TMA
 /// until the group's reads finish: consumer::release waits for them, so a
 /// stage is never handed back to its producer while a store still reads it.
 /// Data written by other warps needs a barrier with them first.
-__device__ __forceinline__ void store_1d(const CUtensorMap *map, int c0, const void *smem_src) {
-  detail::store<1>(map, {c0}, smem_src);
-}
-__device__ __forceinline__ void store_2d(const CUtensorMap *map, int c0, int c1,
-                                         const void *smem_src) {
-  detail::store<2>(map, {c0, c1}, smem_src);
-}
-__device__ __forceinline__ void store_3d(const CUtensorMap *map, int c0, int c1, int c2,
-                                         const void *smem_src) {
-  detail::store<3>(map, {c0, c1, c2}, smem_src);
+template <int N>
+__device__ __forceinline__ void store(const CUtensorMap *map, const int64_t (&c)[N],
+                                      const void *smem_src) {
+  // Threads of this warp may have written the stage: make their writes
+  // visible to the async proxy before lane 0 hands the data to TMA.
+  cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);
+  __syncwarp();
+  if (::ts::detail::lane_index() == 0) {
+    cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_global, cuda::ptx::space_shared, map,
+                                    detail::narrow(c).v, smem_src);
+    cuda::ptx::cp_async_bulk_commit_group();
+  }
 }
 
 /// For stores that one thread issues for many writers (a warpgroup filling
@@ -158,11 +122,11 @@ __device__ __forceinline__ void store_fence() {
 
 /// TMA store issued by the calling thread alone, as one bulk group; the
 /// source stays in use until wait_store_reads lets this thread see it read.
-__device__ __forceinline__ void issue_store_2d(const CUtensorMap *map, int c0, int c1,
-                                               const void *smem_src) {
-  const int32_t c[2] = {c0, c1};
-  cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_global, cuda::ptx::space_shared, map, c,
-                                  smem_src);
+template <int N>
+__device__ __forceinline__ void issue_store(const CUtensorMap *map, const int64_t (&c)[N],
+                                            const void *smem_src) {
+  cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_global, cuda::ptx::space_shared, map,
+                                  detail::narrow(c).v, smem_src);
   cuda::ptx::cp_async_bulk_commit_group();
 }
 

@@ -144,13 +144,14 @@ struct StageEscapes : RecursiveASTVisitor<StageEscapes> {
   }
 };
 
-/// Calls to ts::tma::load_* in one statement, with the stage whose barrier
-/// they complete and whether the call runs on every path of the statement.
+/// Calls to ts::tma::load and load_multicast in one statement, with the stage
+/// whose barrier they complete and whether the call runs on every path of the
+/// statement.
 struct TmaLoads : RecursiveASTVisitor<TmaLoads> {
   struct Load {
     unsigned Resource;
     bool Always;
-    bool Multicast; ///< load_*_multicast: fills the stage in other CTAs too.
+    bool Multicast; ///< load_multicast: fills the stage in other CTAs too.
     std::optional<uint64_t> Mask; ///< Its CTA mask template argument, if any.
     SourceLocation Loc;
     Reads Dst,
@@ -167,8 +168,12 @@ struct TmaLoads : RecursiveASTVisitor<TmaLoads> {
            const Stmt *Top)
       : Ctx(Ctx), Stages(S), Top(Top) {}
 
+  /// ts::tma::load, load_multicast or load_with_barrier (whose barrier may
+  /// still be a stage's).
   static bool isTmaLoad(const FunctionDecl *F) {
-    if (!F || !F->getIdentifier() || !F->getName().starts_with("load_"))
+    if (!F || !F->getIdentifier() ||
+        !llvm::is_contained({"load", "load_multicast", "load_with_barrier"},
+                            F->getName()))
       return false;
     const auto *NS = dyn_cast<NamespaceDecl>(F->getDeclContext());
     return NS && NS->getIdentifier() && NS->getName() == "tma" &&
@@ -235,11 +240,18 @@ struct TmaLoads : RecursiveASTVisitor<TmaLoads> {
     }
     return std::nullopt;
   }
-  static std::optional<uint64_t> maskArgument(const FunctionDecl *F) {
-    if (const TemplateArgumentList *Args = F->getTemplateSpecializationArgs())
-      for (const TemplateArgument &A : Args->asArray())
-        if (A.getKind() == TemplateArgument::Integral)
-          return A.getAsIntegral().getZExtValue();
+  /// The CTA mask written as load_multicast's template argument, if any.
+  std::optional<uint64_t> maskArgument(const CallExpr *C) const {
+    const auto *Ref = dyn_cast<DeclRefExpr>(C->getCallee()->IgnoreImpCasts());
+    if (!Ref || Ref->getNumTemplateArgs() == 0)
+      return std::nullopt;
+    const TemplateArgument &A = Ref->template_arguments()[0].getArgument();
+    if (A.getKind() == TemplateArgument::Integral)
+      return A.getAsIntegral().getZExtValue();
+    if (A.getKind() == TemplateArgument::Expression)
+      if (std::optional<llvm::APSInt> V =
+              A.getAsExpr()->getIntegerConstantExpr(Ctx))
+        return V->getZExtValue();
     return std::nullopt;
   }
   bool VisitCallExpr(CallExpr *C) {
@@ -252,20 +264,19 @@ struct TmaLoads : RecursiveASTVisitor<TmaLoads> {
       return true;
     // Unconditional only when the load is the whole statement.
     const auto *TopE = dyn_cast_or_null<Expr>(Top);
-    bool Multicast = F->getName().ends_with("_multicast");
+    bool Multicast = F->getName() == "load_multicast";
     Found.push_back({It->second.Resource,
                      TopE && stripExpr(TopE) == C,
                      Multicast,
-                     Multicast ? maskArgument(F) : std::nullopt,
+                     Multicast ? maskArgument(C) : std::nullopt,
                      C->getExprLoc(),
                      {},
                      {},
                      payloadMember(C->getArg(0))});
-    if (Multicast && C->getNumArgs() > 3) {
-      // (dst, &map, c0, ..., barrier)
+    if (Multicast && C->getNumArgs() == 4) {
+      // (dst, &map, {c0, ...}, barrier)
       Found.back().Dst = readsOf(Ctx, {C->getArg(0)});
-      std::vector<const Expr *> Coords(C->arg_begin() + 2, C->arg_end() - 1);
-      Found.back().Coords = readsOf(Ctx, Coords);
+      Found.back().Coords = readsOf(Ctx, {C->getArg(2)});
     }
     return true;
   }

@@ -252,11 +252,12 @@ private:
         // A consumer that never stores from a stage skips the store wait;
         // one that only reads through awaited MMAs hands back unfenced.
         bool Stores = PP.consumerStores(TI);
+        bool Unfenced = PP.Peers > 1 && PP.consumerReadsAsync(TI);
         std::string Tail;
-        if (PP.Peers > 1 && PP.consumerReadsAsync(TI))
-          Tail = Stores ? ", true, true" : ", false, true";
-        else if (!Stores)
-          Tail = ", false";
+        if (!Stores || Unfenced)
+          Tail = std::string(", ::ts::detail::release_mode::") +
+                 (Stores ? "after_store_reads" : "at_once") +
+                 (Unfenced ? "_unfenced" : "");
         Args.push_back(Handle + "(" + Pipe + ", " + Cur + Tail + ")");
       }
     }

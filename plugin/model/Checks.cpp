@@ -41,7 +41,7 @@ const std::vector<CheckInfo> &checkTable() {
        "iteration",
        "ts-token"},
       {Check::TmaBytes, "ts-tma-bytes", true,
-       "every committed tma_async stage gets a ts::tma::load_* on every path, "
+       "every committed tma_async stage gets a ts::tma::load on every path, "
        "into "
        "every member of an armed payload",
        "ts-tma-bytes"},

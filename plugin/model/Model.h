@@ -162,8 +162,8 @@ struct Op {
   Guard G = Guard::Always;
   SourceHandle Loc = 0;
   std::string Text; ///< Short source spelling for tables and traces.
-  /// Work that issues ts::tma::load_* into this stage (delivering its
-  /// transaction bytes) on every path through the statement...
+  /// Work that issues ts::tma::load or load_multicast into this stage
+  /// (delivering its transaction bytes) on every path through the statement...
   bool TmaLoad = false;
   /// ...or only on some paths (under a condition, in a loop or lambda).
   bool TmaLoadMaybeSkipped = false;

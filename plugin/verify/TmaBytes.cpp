@@ -76,7 +76,7 @@ void reportUnloaded(const Resource &Res, uint64_t TxBytes, const Window &W,
        W.Skippable ? "issue the load on every path between acquire "
                      "and commit (guard the work around it, not the "
                      "load)"
-                   : "call ts::tma::load_*(..., s.barrier()) in the "
+                   : "call ts::tma::load(..., s.barrier()) in the "
                      "task between acquire and commit");
 }
 

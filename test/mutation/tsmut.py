@@ -10,7 +10,7 @@ ts::pdl_wait() / ts::pdl_launch_dependents() statements (grid-level, never
 pipeline ops); [[ts::kernel(...)]] gives the tasks and the ts::alias<...>,
 ts::grid_dependent<...>, ts::pdl_waited and ts::cluster_shape(...)
 arguments; [[ts::resource(...)]] its kind, stages and ts::multicast; the
-task bodies their ts::tma::load_Nd_multicast calls, and a domain loop's
+task bodies their ts::tma::load_multicast calls, and a domain loop's
 `.nonempty()` (it traps instead of running 0 times).
 Mutation operators turn that model into text edits, each labelled
 
@@ -1081,7 +1081,7 @@ def op_move_close(ctx: Ctx):
                 continue
             passed = blk.stmts[target.index:cls.stmt.index]
             users = [st for st in passed if ctx.uses(st, cls.arg)]
-            only_tma_loads = all(re.match(r"^(?:::)?ts::tma::load_\dd\s*\(", st.text) for st in users)
+            only_tma_loads = all(re.match(r"^(?:::)?ts::tma::load\s*\(", st.text) for st in users)
             if ctx.noop_commit(cls):
                 label, reason = TOLERATED, ("commit() of a tma_async stage does nothing in this runtime: the TMA bytes "
                           "complete the stage")
@@ -2418,23 +2418,22 @@ def op_carry_decl_hoist(ctx: Ctx):
 # kernel's cluster (ts::cluster_shape(x, y, z): C = x*y*z CTAs), and every
 # consumer's release arrives on each CTA's empty barrier; any other resource
 # has the mask 1 (this CTA) and releases reach this CTA only. A stage's full
-# barrier expects the whole stage's bytes in every CTA. `load_Nd_multicast(dst,
-# &map, c..., s.barrier())` writes the CTAs of the stage's mask (a plain load
-# where the mask is 1); `load_Nd_multicast<Mask>(...)` writes the CTAs of
+# barrier expects the whole stage's bytes in every CTA. `load_multicast(dst,
+# &map, {c...}, s.barrier())` writes the CTAs of the stage's mask (a plain load
+# where the mask is 1); `load_multicast<Mask>(...)` writes the CTAs of
 # Mask (bit i: rank i), whatever the resource. `ts::domain(a, b).nonempty()`
 # traps (stops the whole kernel) when the range is empty.
 
-_MCAST_CALL = re.compile(r"(?<![\w:])(?:(?:::)?ts\s*::\s*)?tma\s*::\s*load_(\d)d_multicast\b")
+_MCAST_CALL = re.compile(r"(?<![\w:])(?:(?:::)?ts\s*::\s*)?tma\s*::\s*load_multicast\b")
 _BARRIER_ARG = re.compile(r"(\w+)\s*(?:\.|->)\s*barrier\s*\(\s*\)")
 
 
 @dataclass
 class McastLoad:
-    """A `ts::tma::load_Nd_multicast[<Mask>](...)` call in a task."""
+    """A `ts::tma::load_multicast[<Mask>](...)` call in a task."""
     task: Task
     start: int  # the call
-    name_end: int  # just past `load_Nd_multicast`: where `<Mask>` goes
-    dims: int
+    name_end: int  # just past `load_multicast`: where `<Mask>` goes
     mask: Optional[str]  # the explicit mask's text, None without one
     resource: Optional[str]  # the resource of the stage whose barrier it names
 
@@ -2459,7 +2458,7 @@ def _mcast_loads(ctx: Ctx) -> List[McastLoad]:
                 for o in task.ops:
                     if o.bound == bm.group(1) and o.method in ("acquire", "wait"):
                         res = o.resource
-            out.append(McastLoad(task, m.start(), m.end(), int(m.group(1)), mask, res))
+            out.append(McastLoad(task, m.start(), m.end(), mask, res))
     return out
 
 
@@ -2483,24 +2482,24 @@ def op_drop_multicast(ctx: Ctx):
         masked = [(ld, k) for ld, k in hits if ld.mask is not None]
         if plain:
             ld, k = plain[0]
-            why.append("the stages of '%s' get the mask of this CTA only, so `load_%dd_multicast` (line %d, "
+            why.append("the stages of '%s' get the mask of this CTA only, so `load_multicast` (line %d, "
                        "task '%s', kernel '%s' in clusters of %d CTAs) becomes a plain load: no peer "
                        "receives this CTA's share, and every CTA's full barrier waits for the bytes its "
                        "peers no longer send (a hang)" % (
-                           r.name, ld.dims, ctx.s.line(ld.start), ld.task.name, k.name, k.cluster))
+                           r.name, ctx.s.line(ld.start), ld.task.name, k.name, k.cluster))
         if masked:
             ld, k = masked[0]
-            why.append("`load_%dd_multicast<%s>` (line %d, kernel '%s') still writes its peers' stages, "
+            why.append("`load_multicast<%s>` (line %d, kernel '%s') still writes its peers' stages, "
                        "but their consumers now hand a stage back to their own CTA only: this CTA "
                        "may refill a peer's stage while the peer still reads it" % (
-                           ld.dims, ld.mask, ctx.s.line(ld.start), k.name))
+                           ld.mask, ctx.s.line(ld.start), k.name))
         a, b = r.multicast
         yield _mk(ctx, "drop_multicast", BUG, a, "drop `ts::multicast` from '%s'" % r.name,
                   "; ".join(why), [(a, b, "")])
 
 
 def op_mask_outside(ctx: Ctx):
-    """`load_Nd_multicast(` -> `load_Nd_multicast<M>(`: M = 1 << C names rank C
+    """`load_multicast(` -> `load_multicast<M>(`: M = 1 << C names rank C
     of a cluster of C CTAs (BUG); M = (1 << C) - 1 is the stage's own mask
     (VALID)."""
     for ld in _mcast_loads(ctx):
@@ -2513,7 +2512,7 @@ def op_mask_outside(ctx: Ctx):
         r = ctx.s.resources[ld.resource]
         if r.multicast is None and c > 1:
             continue  # the unmutated load is already wrong (drop_multicast's fault)
-        name = "load_%dd_multicast" % ld.dims
+        name = "load_multicast"
         out = 1 << c
         yield _mk(ctx, "mask_outside", BUG, ld.start,
                   "task '%s': `%s(` -> `%s<0x%x>(` (cluster of %d CTA%s)" % (
@@ -2638,12 +2637,12 @@ def op_mcast_rankless(ctx: Ctx):
             edits = [(m.start(), m.end(), "0u") for a, b in spans for m in term.finditer(t, a, b)]
             if edits:
                 yield _mk(ctx, "mcast_rankless", BUG, ld.start,
-                          "task '%s': the CTA's rank -> 0u in the %s of `load_%dd_multicast`" % (
-                              ld.task.name, part, ld.dims), reason, edits)
+                          "task '%s': the CTA's rank -> 0u in the %s of `load_multicast`" % (
+                              ld.task.name, part), reason, edits)
 
 
 def op_mask_partial(ctx: Ctx):
-    """`load_Nd_multicast(` -> `load_Nd_multicast<M>(` with M every rank of
+    """`load_multicast(` -> `load_multicast<M>(` with M every rank of
     the cluster but the last: every CTA still issues the load."""
     for ld in _mcast_loads(ctx):
         k = _multicast_kernel(ctx, ld.task)
@@ -2652,7 +2651,7 @@ def op_mask_partial(ctx: Ctx):
             continue
         c = k.cluster
         m = (1 << (c - 1)) - 1
-        name = "load_%dd_multicast" % ld.dims
+        name = "load_multicast"
         yield _mk(ctx, "mask_partial", BUG, ld.start,
                   "task '%s': `%s(` -> `%s<0x%x>(` (cluster of %d CTAs)" % (
                       ld.task.name, name, name, m, c),
@@ -2710,12 +2709,12 @@ def _cluster_index_mutants(ctx: Ctx):
 # A tma_async stage's full barrier expects the whole payload's bytes unless
 # the resource names ts::tx_bytes(N): every TMA load into the stage delivers
 # part of them, so dropping any one leaves the barrier waiting (a hang).
-_LOAD_STMT = re.compile(r"(?<![\w:])(?:(?:::)?ts\s*::\s*)?tma\s*::\s*load_\dd(?:_multicast)?\b")
+_LOAD_STMT = re.compile(r"(?<![\w:])(?:(?:::)?ts\s*::\s*)?tma\s*::\s*load(?:_multicast)?\b(?!_)")
 _RES_ATTR = re.compile(r"\[\[\s*(?:::)?ts\s*::\s*resource\s*\((.*?)\)\s*\]\]\s*(\w+)", re.S)
 
 
 def op_drop_load(ctx: Ctx):
-    """Drop one `ts::tma::load_*(...)` statement from a producer task."""
+    """Drop one `ts::tma::load[_multicast](...)` statement from a producer task."""
     armed_whole = {m.group(2) for m in _RES_ATTR.finditer(ctx.t) if "tx_bytes" not in m.group(1)}
     for task in sorted(ctx.s.tasks.values(), key=lambda x: x.body):
         for st in task.stmts:

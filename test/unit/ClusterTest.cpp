@@ -114,7 +114,9 @@ TEST(Cluster, LoweringSyncsTheClusterAndPassesThePeers) {
   EXPECT_FALSE(has(S, "__syncthreads")) << S;
   EXPECT_TRUE(has(S, "::ts::pipeline_kind::tma_async, 2u, 3u}; // Ops")) << S;
   // Consumer: no TMA stores (so no store wait), relaxed hand-backs.
-  EXPECT_TRUE(has(S, "(ts_pipe_0, ts_cons_0, false, true)")) << S;
+  EXPECT_TRUE(has(S, "(ts_pipe_0, ts_cons_0, "
+                     "::ts::detail::release_mode::at_once_unfenced)"))
+      << S;
   // The exit sync is the body's last statement.
   EXPECT_TRUE(has(S, "  ::ts::detail::cluster_sync();\n}\n")) << S;
 }

@@ -176,7 +176,7 @@ __device__ __forceinline__ void store_slice(const Params &p, const float (&acc)[
     ts::tma::store_fence(); // visible to the TMA unit
     ts::sync_warpgroup();
     if (issuer)
-      ts::tma::issue_store_2d(&p.c, nb * BN + j * kEpiCols, mb * BM + int(wg) * 64, buf);
+      ts::tma::issue_store(&p.c, {nb * BN + j * kEpiCols, mb * BM + int(wg) * 64}, buf);
   }
 }
 
@@ -222,13 +222,13 @@ __global__ void __launch_bounds__(kThreads, 1) gemm_kernel(const __grid_constant
           ts::detail::arrive_expect_tx(full + stage, kStageBytes);
           unsigned char *const sa = smem + stage * kStageBytes;
           unsigned char *const sb = sa + kBytesA;
-          ts::tma::load_2d(sa, &p.a, k * BK, mb * BM, full + stage);
+          ts::tma::load_with_barrier(sa, &p.a, {k * BK, mb * BM}, full + stage);
           if constexpr (CLUSTER == 1) {
-            ts::tma::load_2d(sb, &p.b, k * BK, nb * BN, full + stage);
+            ts::tma::load_with_barrier(sb, &p.b, {k * BK, nb * BN}, full + stage);
           } else {
             constexpr int kRows = BN / CLUSTER; // this CTA's share of the B tile
-            ts::cluster::load_2d_multicast(sb + rank * kRows * 128, &p.b, k * BK,
-                                           nb * BN + int(rank) * kRows, full + stage,
+            ts::tma::load_multicast_with_barrier(sb + rank * kRows * 128, &p.b, {k * BK,
+                                           nb * BN + int(rank) * kRows}, full + stage,
                                            uint16_t((1u << CLUSTER) - 1));
           }
           if (++stage == kStages) {

@@ -40,7 +40,7 @@ __device__ __forceinline__ void load(const Params &p, ts::producer<Tiles> tiles)
   ts::tma::prefetch_descriptor(&p.src);
   for (auto i : ts::domain(blockIdx.x, p.num_tiles, gridDim.x)) {
     auto s = tiles.acquire(); // empty stage; arms its transaction bytes
-    ts::tma::load_2d(s->v, &p.src, (i % p.tiles_x) * kTileCols, (i / p.tiles_x) * kTileRows,
+    ts::tma::load(s->v, &p.src, {(i % p.tiles_x) * kTileCols, (i / p.tiles_x) * kTileRows},
                      s.barrier());
     tiles.commit(s); // the bytes complete the stage
   }

@@ -21,7 +21,7 @@ __device__ void load(const Params &p, ts::producer<Tiles> t) {
   ts::pdl_wait();
   for (auto i : ts::domain(0, p.n)) {
     auto s = t.acquire();
-    ts::tma::load_2d(s->v, &p.src, 0, int(i) * 32, s.barrier());
+    ts::tma::load(s->v, &p.src, {0, int(i) * 32}, s.barrier());
     t.commit(s);
   }
   ts::pdl_launch_dependents();

@@ -23,7 +23,7 @@ struct [[ts::resource(ts::tma_async, ts::stages(2), ts::swizzled)]] Tile {
 __device__ void load(const Params &p, ts::producer<Tile> tiles) {
   for (auto k : ts::domain(0, p.k_tiles)) {
     auto s = tiles.acquire();
-    ts::tma::load_2d(s->a, &p.a, int(k) * 64, 0, s.barrier());
+    ts::tma::load(s->a, &p.a, {int(k) * 64, 0}, s.barrier());
     tiles.commit(s);
   }
 }

@@ -50,7 +50,7 @@ __device__ void fill(const Params &p, ts::producer<Tile> tiles) {
   for (auto i : ts::domain(blockIdx.x, p.n, gridDim.x)) {
     if (i.last()) {
       auto s = tiles.acquire();
-      ts::tma::load_2d(s->v, &p.src, 0, int(i) * 32, s.barrier());
+      ts::tma::load(s->v, &p.src, {0, int(i) * 32}, s.barrier());
       tiles.commit(s);
     }
   }

@@ -16,7 +16,7 @@ struct [[ts::resource(ts::gmem)]] Out {};
 __device__ void load(const Params &p, ts::producer<Tiles> tiles) {
   for (auto i : ts::domain(blockIdx.x, p.n, gridDim.x)) {
     auto s = tiles.acquire();
-    ts::tma::load_2d(s->v, &p.src, 0, int(i) * 32, s.barrier());
+    ts::tma::load(s->v, &p.src, {0, int(i) * 32}, s.barrier());
     tiles.commit(s);
   }
 }

@@ -15,7 +15,7 @@ struct [[ts::resource(ts::async_async, ts::stages(2))]] Out { float v[32][32]; }
 __device__ void load(const Params &p, ts::producer<Tile> t) {
   for (auto k : ts::domain(0, p.k_tiles)) {
     auto s = t.acquire();
-    ts::tma::load_2d(s->v, &p.a, int(k) * 32, 0, s.barrier());
+    ts::tma::load(s->v, &p.a, {int(k) * 32, 0}, s.barrier());
     t.commit(s);
   }
 }

@@ -27,7 +27,7 @@ __device__ float plain(float x) { return 2.0f * x; } // no schedule call: fine
 __device__ void load(const Params &p, ts::producer<Tile> tiles) {
   for (auto i : ts::domain(0, p.n)) {
     auto s = tiles.acquire();
-    ts::tma::load_2d(s->a, &p.a, 0, int(i) * 64, s.barrier());
+    ts::tma::load(s->a, &p.a, {0, int(i) * 64}, s.barrier());
     tiles.commit(s);
   }
   let_dependents_start(); // expected-error {{'let_dependents_start' calls 'ts::pdl_launch_dependents', which the verifier cannot follow into a function}}

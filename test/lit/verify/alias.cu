@@ -14,7 +14,7 @@ struct [[ts::resource(ts::gmem)]] Out {};
 __device__ void load(const Params &p, ts::producer<Tiles> t) {
   for (auto i : ts::domain(0, p.n)) {
     auto s = t.acquire();
-    ts::tma::load_2d(s->v, &p.src, 0, int(i) * 32, s.barrier());
+    ts::tma::load(s->v, &p.src, {0, int(i) * 32}, s.barrier());
     t.commit(s); // expected-note {{a thread of task 'load' may still be before this last commit of 'Tiles' (iteration 0)}}
   }
 }

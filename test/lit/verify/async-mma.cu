@@ -16,7 +16,7 @@ struct [[ts::resource(ts::tma_async, ts::stages(2), ts::swizzled)]] Tile {
 #define LOAD_TILES(t)                                                     \
   for (auto k : ts::domain(0, p.k_tiles)) {                               \
     auto s = t.acquire();                                                 \
-    ts::tma::load_2d(s->a, &p.a, int(k) * 64, 0, s.barrier());            \
+    ts::tma::load(s->a, &p.a, {int(k) * 64, 0}, s.barrier());            \
     t.commit(s);                                                          \
   }
 

@@ -26,7 +26,7 @@ __device__ void load(const Params &p, ts::producer<Tiles> t) {
   share_of(share);
   for (auto u : ts::domain(first_pair(), p.units, pairs())) {
     auto s = t.acquire();
-    ts::tma::load_2d_multicast(s->b + share * 32 * 32, &p.b, 0, int(u) * 64 + int(share) * 32,
+    ts::tma::load_multicast(s->b + share * 32 * 32, &p.b, {0, int(u) * 64 + int(share) * 32},
                                s.barrier());
     t.commit(s);
   }
@@ -48,7 +48,7 @@ __device__ void load_y(const Params &p, ts::producer<Tiles> t) {
   const unsigned rank = ts::cluster::rank();
   for (auto u : ts::domain(blockIdx.x, p.units, gridDim.x)) {
     auto s = t.acquire();
-    ts::tma::load_2d_multicast(s->b + rank * 32 * 32, &p.b, 0, int(u) * 64 + int(rank) * 32,
+    ts::tma::load_multicast(s->b + rank * 32 * 32, &p.b, {0, int(u) * 64 + int(rank) * 32},
                                s.barrier());
     t.commit(s);
   }
@@ -70,7 +70,7 @@ __device__ void load_table(const Params &p, ts::producer<Tiles> t) {
   for (auto u : ts::domain(ts::cluster::id(), p.units, ts::cluster::count())) {
     auto s = t.acquire();
     const int share = p.offsets[threadIdx.x / 32];
-    ts::tma::load_2d_multicast(s->b + share, &p.b, 0, int(u) * 64 + share, s.barrier());
+    ts::tma::load_multicast(s->b + share, &p.b, {0, int(u) * 64 + share}, s.barrier());
     t.commit(s);
   }
 }
@@ -93,7 +93,7 @@ __device__ void load_cta(const Params &p, ts::producer<Tiles> t) {
   const unsigned rank = ts::cluster::rank();
   for (auto u : ts::domain(first_cta(), p.units, int(gridDim.x))) { // expected-error {{the trip count of this ts::domain loop of task 'load_cta' may differ between the CTAs of a cluster}}
     auto s = t.acquire();
-    ts::tma::load_2d_multicast(s->b + rank * 32 * 32, &p.b, 0, int(u) * 64 + int(rank) * 32,
+    ts::tma::load_multicast(s->b + rank * 32 * 32, &p.b, {0, int(u) * 64 + int(rank) * 32},
                                s.barrier());
     t.commit(s);
   }
@@ -114,7 +114,7 @@ __device__ void load_rows(const Params &p, ts::producer<Tiles> t) {
   const unsigned rank = ts::cluster::rank();
   for (auto u : ts::domain(blockIdx.y, p.units, gridDim.y)) { // expected-error {{the trip count of this ts::domain loop of task 'load_rows' may differ between the CTAs of a cluster}} expected-note {{it depends on blockIdx.y, which differs between the CTAs of a cluster (1, 2, 1)}}
     auto s = t.acquire();
-    ts::tma::load_2d_multicast(s->b + rank * 32 * 32, &p.b, 0, int(u) * 64 + int(rank) * 32,
+    ts::tma::load_multicast(s->b + rank * 32 * 32, &p.b, {0, int(u) * 64 + int(rank) * 32},
                                s.barrier());
     t.commit(s);
   }
@@ -135,7 +135,7 @@ __device__ void load_half(const Params &p, ts::producer<Tiles> t) {
   const unsigned seat = blockIdx.x % 2; // expected-note {{blockIdx.x % 2 repeats on the 4 CTAs of the cluster (4, 1, 1) along x, so two of them load one share and a share is never loaded; offset the destination by this CTA's share (ts::cluster::rank()) so the shares tile the stage}}
   for (auto u : ts::domain(blockIdx.x / 4, p.units, gridDim.x / 4)) {
     auto s = t.acquire();
-    ts::tma::load_2d_multicast(s->b + seat * 16 * 32, &p.b, 0, int(u) * 64 + int(ts::cluster::rank()) * 16, s.barrier()); // expected-error {{two CTAs of the cluster multicast this load to the same destination}}
+    ts::tma::load_multicast(s->b + seat * 16 * 32, &p.b, {0, int(u) * 64 + int(ts::cluster::rank()) * 16}, s.barrier()); // expected-error {{two CTAs of the cluster multicast this load to the same destination}}
     t.commit(s);
   }
 }
@@ -156,10 +156,10 @@ __device__ void load_same(const Params &p, ts::producer<Tiles> t) {
   const unsigned rank = ts::cluster::rank();
   for (auto u : ts::domain(ts::cluster::id(), p.units, ts::cluster::count())) {
     auto s = t.acquire();
-    ts::tma::load_2d_multicast(s->b, &p.b, 0, int(u) * 64 + int(rank) * 32, s.barrier()); // expected-error {{every CTA of the cluster multicasts this load to the same destination}} expected-note {{each CTA's stage receives this load from every CTA of the cluster (2, 1, 1); offset the destination by this CTA's share (ts::cluster::rank()) so the shares tile the stage}}
-    ts::tma::load_2d_multicast(s->b + rank * 32 * 32, &p.b, 0, int(u) * 64, s.barrier()); // expected-error {{every CTA of the cluster multicasts this load from the same coordinates}} expected-note {{select this CTA's share of the tile with ts::cluster::rank() in the coordinates}}
-    ts::tma::load_2d_multicast<0x1>(s->b + rank * 32 * 32, &p.b, 0, int(u) * 64 + int(rank) * 32, s.barrier()); // expected-error {{TMA multicast mask 0x1 leaves out CTA rank 1 of the cluster}} expected-note {{every CTA issues this load, so the stage of rank 1 receives none of its bytes while the CTAs in the mask receive them from all 2: their phases complete early or never; leave the mask out to write every CTA}}
-    ts::tma::load_2d_multicast<0x3>(s->b + rank * 32 * 32, &p.b, 0, int(u) * 64 + int(rank) * 32, s.barrier());
+    ts::tma::load_multicast(s->b, &p.b, {0, int(u) * 64 + int(rank) * 32}, s.barrier()); // expected-error {{every CTA of the cluster multicasts this load to the same destination}} expected-note {{each CTA's stage receives this load from every CTA of the cluster (2, 1, 1); offset the destination by this CTA's share (ts::cluster::rank()) so the shares tile the stage}}
+    ts::tma::load_multicast(s->b + rank * 32 * 32, &p.b, {0, int(u) * 64}, s.barrier()); // expected-error {{every CTA of the cluster multicasts this load from the same coordinates}} expected-note {{select this CTA's share of the tile with ts::cluster::rank() in the coordinates}}
+    ts::tma::load_multicast<0x1>(s->b + rank * 32 * 32, &p.b, {0, int(u) * 64 + int(rank) * 32}, s.barrier()); // expected-error {{TMA multicast mask 0x1 leaves out CTA rank 1 of the cluster}} expected-note {{every CTA issues this load, so the stage of rank 1 receives none of its bytes while the CTAs in the mask receive them from all 2: their phases complete early or never; leave the mask out to write every CTA}}
+    ts::tma::load_multicast<0x3>(s->b + rank * 32 * 32, &p.b, {0, int(u) * 64 + int(rank) * 32}, s.barrier());
     t.commit(s);
   }
 }

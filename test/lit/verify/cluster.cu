@@ -26,8 +26,8 @@ __device__ void load(const Params &p, ts::producer<Tiles> t) {
   const unsigned rank = ts::cluster::rank();
   for (auto u : ts::domain(ts::cluster::id(), p.units, ts::cluster::count())) {
     auto s = t.acquire();
-    ts::tma::load_2d(s->a, &p.a, 0, int(u) * 64, s.barrier());
-    ts::tma::load_2d_multicast(s->b + rank * 32 * 32, &p.b, 0, int(u) * 64 + int(rank) * 32,
+    ts::tma::load(s->a, &p.a, {0, int(u) * 64}, s.barrier());
+    ts::tma::load_multicast(s->b + rank * 32 * 32, &p.b, {0, int(u) * 64 + int(rank) * 32},
                                s.barrier());
     t.commit(s);
   }
@@ -78,7 +78,7 @@ struct [[ts::resource(ts::tma_async, ts::stages(2))]] Local { // expected-note {
 __device__ void load_local(const Params &p, ts::producer<Local> t) {
   for (auto u : ts::domain(ts::cluster::id(), p.units, ts::cluster::count())) {
     auto s = t.acquire();
-    ts::tma::load_2d_multicast(s->b, &p.b, 0, int(u) * 64, s.barrier()); // expected-error {{TMA multicast into 'Local', which is not ts::multicast}}
+    ts::tma::load_multicast(s->b, &p.b, {0, int(u) * 64}, s.barrier()); // expected-error {{TMA multicast into 'Local', which is not ts::multicast}}
     t.commit(s);
   }
 }
@@ -100,7 +100,7 @@ struct [[ts::resource(ts::tma_async, ts::stages(2), ts::multicast)]] Shared {
 __device__ void load_masked(const Params &p, ts::producer<Shared> t) {
   for (auto u : ts::domain(ts::cluster::id(), p.units, ts::cluster::count())) {
     auto s = t.acquire();
-    ts::tma::load_2d_multicast<0x5>(s->b, &p.b, 0, int(u) * 64, s.barrier()); // expected-error {{TMA multicast mask 0x5 names CTA rank 2, outside the cluster of 2 CTAs}}
+    ts::tma::load_multicast<0x5>(s->b, &p.b, {0, int(u) * 64}, s.barrier()); // expected-error {{TMA multicast mask 0x5 names CTA rank 2, outside the cluster of 2 CTAs}}
     t.commit(s);
   }
 }
@@ -108,7 +108,7 @@ __device__ void load_masked(const Params &p, ts::producer<Shared> t) {
 __device__ void load_nowhere(const Params &p, ts::producer<Shared> t) {
   for (auto u : ts::domain(ts::cluster::id(), p.units, ts::cluster::count())) {
     auto s = t.acquire();
-    ts::tma::load_2d_multicast<0>(s->b, &p.b, 0, int(u) * 64, s.barrier()); // expected-error {{TMA multicast mask 0 writes no CTA}}
+    ts::tma::load_multicast<0>(s->b, &p.b, {0, int(u) * 64}, s.barrier()); // expected-error {{TMA multicast mask 0 writes no CTA}}
     // expected-note@-1 {{set bit i for each CTA rank i that receives the tile, or leave the mask out to write every CTA of the cluster}}
     t.commit(s);
   }

@@ -14,7 +14,7 @@ __device__ void load_a(const Params &p, ts::producer<A> tiles) { // expected-not
   for (auto i : ts::domain(blockIdx.x, p.n, gridDim.x)) {
     if (i.last()) {
       auto s = tiles.acquire(); // expected-note {{trace 1/4: task 'load_a' acquire of 'A' (iteration 1)}}
-      ts::tma::load_2d(s->v, &p.src, 0, int(i) * 32, s.barrier());
+      ts::tma::load(s->v, &p.src, {0, int(i) * 32}, s.barrier());
       tiles.commit(s); // expected-note {{this commit runs only on the last iteration}} expected-note {{trace 2/4: task 'load_a' commit of 'A' (iteration 1)}}
     }
   }
@@ -36,7 +36,7 @@ struct [[ts::resource(ts::tma_async, ts::stages(2))]] A2 { float v[32][32]; };
 __device__ void load_a2(const Params &p, ts::producer<A2> tiles) {
   for (auto i : ts::domain(blockIdx.x, p.n, gridDim.x)) {
     auto s = tiles.acquire(); // expected-note {{stage acquired here}} expected-note {{the older stage was taken here}}
-    ts::tma::load_2d(s->v, &p.src, 0, int(i) * 32, s.barrier());
+    ts::tma::load(s->v, &p.src, {0, int(i) * 32}, s.barrier());
     if (i.last())
       tiles.commit(s); // expected-error {{commit of 'A2' runs only on the last iteration but its acquire runs every iteration}} expected-note {{guard the acquire and the commit alike}} expected-error {{commit of 'A2' hands back a newer stage while an older one is held}} expected-note {{hand stages of one resource back oldest first, as the barriers expect them}}
   }
@@ -84,7 +84,7 @@ struct [[ts::resource(ts::tma_async, ts::stages(2))]] C { float v[32][32]; }; //
 __device__ void load_c(const Params &p, ts::producer<C> tiles) { // expected-note {{task 'load_c' has finished after committing 1 stage}}
   for (auto i : ts::domain(blockIdx.x, p.n, gridDim.x)) {
     auto s = tiles.acquire(); // expected-note {{trace 1/4: task 'load_c' acquire of 'C' (iteration 0)}}
-    ts::tma::load_2d(s->v, &p.src, 0, int(i) * 32, s.barrier());
+    ts::tma::load(s->v, &p.src, {0, int(i) * 32}, s.barrier());
     tiles.commit(s); // expected-note {{trace 2/4: task 'load_c' commit of 'C' (iteration 0)}}
   }
 }
@@ -108,11 +108,11 @@ struct [[ts::resource(ts::tma_async, ts::stages(2))]] D { float v[32][32]; };
 __device__ void load_d(const Params &p, ts::producer<D> tiles) {
   for (auto i : ts::domain(0, 8)) {
     auto s = tiles.acquire();
-    ts::tma::load_2d(s->v, &p.src, 0, int(i) * 32, s.barrier());
+    ts::tma::load(s->v, &p.src, {0, int(i) * 32}, s.barrier());
     tiles.commit(s);
   }
   auto s = tiles.acquire();
-  ts::tma::load_2d(s->v, &p.src, 0, 0, s.barrier());
+  ts::tma::load(s->v, &p.src, {0, 0}, s.barrier());
   tiles.commit(s); // expected-error {{1 commit of 'D' is never waited for (trip count 8)}} expected-note {{every commit needs one wait in each consumer task}}
 }
 [[ts::task(ts::warps(1, 1))]]

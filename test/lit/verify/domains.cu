@@ -12,7 +12,7 @@ struct [[ts::resource(ts::tma_async, ts::stages(2))]] A { float v[32][32]; }; //
 __device__ void load_a(const Params &p, ts::producer<A> r) { // expected-note {{task 'load_a' has finished after committing 0 stages}}
   for (auto i : ts::domain(0, p.n, 1)) {
     auto s = r.acquire();
-    ts::tma::load_2d(s->v, &p.src, 0, int(i) * 32, s.barrier());
+    ts::tma::load(s->v, &p.src, {0, int(i) * 32}, s.barrier());
     r.commit(s);
   }
 }
@@ -32,7 +32,7 @@ struct [[ts::resource(ts::tma_async, ts::stages(2))]] B { float v[32][32]; };
 __device__ void load_b(const Params &p, ts::producer<B> r) {
   for (auto i : ts::domain(blockIdx.x, p.n, gridDim.x)) { // expected-note {{task 'load_b' loops over ts::domain(blockIdx.x, p.n, gridDim.x)}}
     auto s = r.acquire();
-    ts::tma::load_2d(s->v, &p.src, 0, int(i) * 32, s.barrier());
+    ts::tma::load(s->v, &p.src, {0, int(i) * 32}, s.barrier());
     r.commit(s);
   }
 }
@@ -52,7 +52,7 @@ struct [[ts::resource(ts::tma_async, ts::stages(2))]] C { float v[32][32]; };
 __device__ void load_c(const Params &p, ts::producer<C> r) {
   for (auto i : ts::domain(0, 8, 1)) { // expected-note {{task 'load_c' loops over ts::domain(0, 8, 1)}}
     auto s = r.acquire();
-    ts::tma::load_2d(s->v, &p.src, 0, int(i) * 32, s.barrier());
+    ts::tma::load(s->v, &p.src, {0, int(i) * 32}, s.barrier());
     r.commit(s);
   }
 }
@@ -72,7 +72,7 @@ struct [[ts::resource(ts::tma_async, ts::stages(2))]] D { float v[32][32]; }; //
 __device__ void load_d(const Params &p, ts::producer<D> r) { // expected-note {{task 'load_d' has finished after committing 8 stages}}
   for (auto i : ts::domain(0, 8, 1)) {
     auto s = r.acquire(); // expected-note {{trace 27/32: task 'load_d' acquire of 'D' (iteration 7)}}
-    ts::tma::load_2d(s->v, &p.src, 0, int(i) * 32, s.barrier());
+    ts::tma::load(s->v, &p.src, {0, int(i) * 32}, s.barrier());
     r.commit(s); // expected-note {{trace 29/32: task 'load_d' commit of 'D' (iteration 7)}}
   }
 }
@@ -94,7 +94,7 @@ struct [[ts::resource(ts::tma_async, ts::stages(2))]] E { float v[32][32]; }; //
 __device__ void load_e(const Params &p, ts::producer<E> r) { // expected-note {{task 'load_e' has finished after committing 0 stages}}
   for (auto i : ts::domain(0, p.n + 1, 1)) {
     auto s = r.acquire();
-    ts::tma::load_2d(s->v, &p.src, 0, int(i) * 32, s.barrier());
+    ts::tma::load(s->v, &p.src, {0, int(i) * 32}, s.barrier());
     r.commit(s);
   }
 }

@@ -21,10 +21,10 @@ struct [[ts::resource(ts::async_async, ts::stages(2))]] S { float v[32][32]; }; 
 [[ts::task(ts::warps(0, 1))]]
 __device__ void load(const Params &p, ts::producer<Q> q, ts::producer<KV> kv) {
   auto sq = q.acquire();
-  ts::tma::load_2d(sq->v, &p.src, 0, 0, sq.barrier());
+  ts::tma::load(sq->v, &p.src, {0, 0}, sq.barrier());
   for (auto i : ts::domain(0, p.n)) {
     auto s = kv.acquire(); // expected-error {{deadlock: task 'load' blocks forever on acquire of 'KV' (trip count 5)}} expected-note {{circular wait: task 'load' waits for 'KV' holding 'Q', which task 'relay' releases only later; task 'relay' waits for 'S', which task 'attend' releases only later; task 'attend' waits for 'Q', which task 'load' commits only later}} expected-note {{trace 7/12: task 'load' acquire of 'KV' (iteration 2)}} expected-note {{trace 11/12: task 'load' acquire of 'KV' (iteration 3)}} expected-note {{every acquire beyond the 2 stages of 'KV' needs a release from each consumer task}}
-    ts::tma::load_2d(s->v, &p.src, 0, int(i) * 32, s.barrier());
+    ts::tma::load(s->v, &p.src, {0, int(i) * 32}, s.barrier());
     kv.commit(s); // expected-note {{trace 9/12: task 'load' commit of 'KV' (iteration 2)}} expected-note {{trace 12/12: task 'load' commit of 'KV' (iteration 3)}}
   }
   q.commit(sq);
@@ -58,7 +58,7 @@ struct [[ts::resource(ts::tma_async, ts::stages(4))]] C { float v[32][32]; }; //
 __device__ void load_c(const Params &p, ts::producer<C> c) { // expected-note {{task 'load_c' has finished after committing 1000 stages}}
   for (auto i : ts::domain(0, 1000)) {
     auto s = c.acquire(); // expected-note {{trace 3995/4000: task 'load_c' acquire of 'C' (iteration 999)}}
-    ts::tma::load_2d(s->v, &p.src, 0, int(i) * 32, s.barrier());
+    ts::tma::load(s->v, &p.src, {0, int(i) * 32}, s.barrier());
     c.commit(s); // expected-note {{trace 3997/4000: task 'load_c' commit of 'C' (iteration 999)}}
   }
 }
@@ -79,7 +79,7 @@ struct [[ts::resource(ts::tma_async, ts::stages(3))]] D { float v[32][32]; };
 __device__ void load_d(const Params &p, ts::producer<D> d) {
   for (auto i : ts::domain(0, 1 << 30)) {
     auto s = d.acquire();
-    ts::tma::load_2d(s->v, &p.src, 0, int(i) * 32, s.barrier());
+    ts::tma::load(s->v, &p.src, {0, int(i) * 32}, s.barrier());
     d.commit(s);
   }
 }

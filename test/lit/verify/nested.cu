@@ -38,7 +38,7 @@ __device__ void load(const Params &p, ts::producer<Tile> tiles) {
 #ifdef FLAT
   for (auto i : ts::domain(0, p.tiles)) { // flat-error {{task 'load' exchanges stages of 'Tile' with task 'mma', which nests a ts::domain loop in its loop, but has no such loop}}
     auto s = tiles.acquire();
-    ts::tma::load_2d(s->a, &p.a, 0, int(i) * 64, s.barrier());
+    ts::tma::load(s->a, &p.a, {0, int(i) * 64}, s.barrier());
     tiles.commit(s);
   }
 #else
@@ -49,7 +49,7 @@ __device__ void load(const Params &p, ts::producer<Tile> tiles) {
     for (auto k : KLOOP(p.k_tiles)) { // stages1-note {{found with this inner ts::domain loop running 2 times in each iteration of the loop around it}}
 #endif
       auto s = tiles.acquire(); // stages1-error {{deadlock: task 'load' blocks forever on acquire of 'Tile' (trip count 1)}} stages1-note {{trace 1/3: task 'load' acquire of 'Tile' (iteration 0)}} stages1-note {{every acquire beyond the 1 stage of 'Tile' needs a release from each consumer task}}
-      ts::tma::load_2d(s->a, &p.a, int(k) * 64, int(t) * 64, s.barrier());
+      ts::tma::load(s->a, &p.a, {int(k) * 64, int(t) * 64}, s.barrier());
       tiles.commit(s); // stages1-note {{trace 2/3: task 'load' commit of 'Tile' (iteration 0)}}
     }
 #endif

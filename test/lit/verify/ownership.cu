@@ -10,7 +10,7 @@ struct [[ts::resource(ts::tma_async, ts::stages(4))]] A { float v[32][32]; }; //
 __device__ void load(const Params &p, ts::producer<A> a) { // expected-note {{task 'load' has finished after committing 1 stage}}
   for (auto i : ts::domain(0, p.n)) {
     auto s = a.acquire(); // expected-note {{trace 1/3: task 'load' acquire of 'A' (iteration 0)}}
-    ts::tma::load_2d(s->v, &p.src, 0, int(i) * 32, s.barrier());
+    ts::tma::load(s->v, &p.src, {0, int(i) * 32}, s.barrier());
     a.commit(s); // expected-note {{trace 2/3: task 'load' commit of 'A' (iteration 0)}}
   }
 }

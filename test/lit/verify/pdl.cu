@@ -18,7 +18,7 @@ __device__ void load(const Params &p, ts::producer<Tiles> t) {
   ts::pdl_wait(); // expected-note {{task 'load' waits here, but nothing orders this before the launch}}
   for (auto i : ts::domain(0, 8)) {
     auto s = t.acquire();
-    ts::tma::load_2d(s->v, &p.src, 0, int(i) * 32, s.barrier());
+    ts::tma::load(s->v, &p.src, {0, int(i) * 32}, s.barrier());
     t.commit(s);
   }
   ts::pdl_launch_dependents();
@@ -53,7 +53,7 @@ __device__ void load_n(const Params &p, ts::producer<Tiles> t) {
   ts::pdl_wait(); // expected-note {{task 'load_n' waits here, but nothing orders this before the launch}}
   for (auto i : ts::domain(0, p.n)) {
     auto s = t.acquire();
-    ts::tma::load_2d(s->v, &p.src, 0, int(i) * 32, s.barrier());
+    ts::tma::load(s->v, &p.src, {0, int(i) * 32}, s.barrier());
     t.commit(s);
   }
 }
@@ -74,7 +74,7 @@ __device__ void store_n(const Params &p, ts::consumer<Tiles> t, ts::producer<Out
 __device__ void load_nowait(const Params &p, ts::producer<Tiles> t) { // expected-error {{task 'load_nowait' touches 'Tiles', which the previous grid writes, without calling ts::pdl_wait()}} expected-note {{call ts::pdl_wait() at the start of 'load_nowait', or mark the kernel ts::pdl_waited if it waits outside the schedule}}
   for (auto i : ts::domain(0, 8)) {
     auto s = t.acquire();
-    ts::tma::load_2d(s->v, &p.src, 0, int(i) * 32, s.barrier());
+    ts::tma::load(s->v, &p.src, {0, int(i) * 32}, s.barrier());
     t.commit(s);
   }
 }
@@ -84,12 +84,12 @@ __device__ void load_nowait(const Params &p, ts::producer<Tiles> t) { // expecte
 [[ts::task(ts::warps(0, 1))]]
 __device__ void load_late(const Params &p, ts::producer<Tiles> t) {
   auto s = t.acquire(); // expected-note {{the first use is here}} expected-note {{call ts::pdl_wait() at the start of 'load_late'}}
-  ts::tma::load_2d(s->v, &p.src, 0, 0, s.barrier());
+  ts::tma::load(s->v, &p.src, {0, 0}, s.barrier());
   t.commit(s);
   ts::pdl_wait(); // expected-error {{task 'load_late' touches 'Tiles', which the previous grid writes, before this ts::pdl_wait()}}
   for (auto i : ts::domain(1, 8)) {
     auto s = t.acquire();
-    ts::tma::load_2d(s->v, &p.src, 0, int(i) * 32, s.barrier());
+    ts::tma::load(s->v, &p.src, {0, int(i) * 32}, s.barrier());
     t.commit(s);
   }
   ts::pdl_launch_dependents();
@@ -111,7 +111,7 @@ __device__ void inloop(const Params &p, ts::producer<Tiles> t) {
     auto s = t.acquire();
     if (i == 0) // pos-note {{an 'if' other than one 'if (i.first())' / 'if (i.last())' directly in the domain loop starts here}}
       ts::pdl_launch_dependents(); // pos-error {{'pdl_launch_dependents' is inside an 'if' other than one 'if (i.first())' / 'if (i.last())' directly in the domain loop, where libts cannot verify it}} pos-note {{call it as a statement of its own at the top level of the task body}}
-    ts::tma::load_2d(s->v, &p.src, 0, int(i) * 32, s.barrier());
+    ts::tma::load(s->v, &p.src, {0, int(i) * 32}, s.barrier());
     t.commit(s);
   }
 }

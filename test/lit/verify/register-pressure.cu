@@ -33,7 +33,7 @@ __device__ void use(const Params &p, ts::consumer<Buf> b, ts::consumer<Tile> t) 
 __device__ void tma_in(const Params &p, ts::producer<Tile> t) {
   for (auto i : ts::domain(0, p.n)) {
     auto s = t.acquire();
-    ts::tma::load_2d(s->v, &p.src, 0, int(i) * 32, s.barrier());
+    ts::tma::load(s->v, &p.src, {0, int(i) * 32}, s.barrier());
     t.commit(s);
   }
 }

@@ -13,7 +13,7 @@ struct [[ts::resource(ts::tma_async, ts::stages(4))]] Tiles { float v[32][32]; }
 __device__ void load(const Params &p, ts::producer<Tiles> tiles) {
   for (auto i : ts::domain(blockIdx.x, p.n, gridDim.x)) {
     auto s = tiles.acquire();
-    ts::tma::load_2d(s->v, &p.src, 0, int(i) * 32, s.barrier());
+    ts::tma::load(s->v, &p.src, {0, int(i) * 32}, s.barrier());
     tiles.commit(s);
   }
 }
@@ -34,7 +34,7 @@ __device__ void math(const Params &p, ts::consumer<Tiles> tiles) {
 __device__ void load1(const Params &p, ts::producer<Tiles> tiles) {
   for (auto i : ts::domain(blockIdx.x, p.n, gridDim.x)) {
     auto s = tiles.acquire();
-    ts::tma::load_2d(s->v, &p.src, 0, int(i) * 32, s.barrier());
+    ts::tma::load(s->v, &p.src, {0, int(i) * 32}, s.barrier());
     tiles.commit(s);
   }
 }

@@ -16,7 +16,7 @@ struct [[ts::resource(ts::gmem)]] Out {};
 __device__ void load(const Params &p, ts::producer<Tiles> t) {
   for (auto i : ts::domain(blockIdx.x, p.counts[blockIdx.x], gridDim.x)) {
     auto s = t.acquire();
-    ts::tma::load_2d(s->v, &p.src, 0, int(i) * 32, s.barrier());
+    ts::tma::load(s->v, &p.src, {0, int(i) * 32}, s.barrier());
     t.commit(s);
   }
 }
@@ -37,7 +37,7 @@ __device__ int my_count(const Params &p) { return p.n - int(threadIdx.x / 128) %
 __device__ void load_n(const Params &p, ts::producer<Tiles> t) {
   for (auto i : ts::domain(0, my_count(p))) { // one warp: threadIdx.x / 128 is 0 in all of its threads
     auto s = t.acquire();
-    ts::tma::load_2d(s->v, &p.src, 0, int(i) * 32, s.barrier());
+    ts::tma::load(s->v, &p.src, {0, int(i) * 32}, s.barrier());
     t.commit(s);
   }
 }
@@ -57,7 +57,7 @@ __device__ void load_claim(const Params &p, ts::producer<Tiles> t, int *counter)
   const int n = atomicAdd(counter, 1); // expected-note {{it depends on atomicAdd(), which differs between threads}}
   for (auto i : ts::domain(0, n)) { // expected-error {{the trip count of this ts::domain loop of task 'load_claim' may differ between its threads}} expected-note {{each warp of the task arrives}}
     auto s = t.acquire();
-    ts::tma::load_2d(s->v, &p.src, 0, int(i) * 32, s.barrier());
+    ts::tma::load(s->v, &p.src, {0, int(i) * 32}, s.barrier());
     t.commit(s);
   }
 }

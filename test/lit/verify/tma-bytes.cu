@@ -14,7 +14,7 @@ __device__ void skip_some(const Params &p, ts::producer<A> a) {
   for (auto i : ts::domain(0, p.n)) {
     auto s = a.acquire(); // expected-note {{acquire armed 4096 transaction bytes here}}
     if (int(i) < p.limit)
-      ts::tma::load_2d(s->v, &p.src, 0, int(i) * 32, s.barrier()); // expected-error {{TMA load into 'A' may be skipped, but its stage is committed anyway [-Wts-tma-bytes]}}
+      ts::tma::load(s->v, &p.src, {0, int(i) * 32}, s.barrier()); // expected-error {{TMA load into 'A' may be skipped, but its stage is committed anyway [-Wts-tma-bytes]}}
     a.commit(s); // expected-note {{issue the load on every path between acquire and commit}}
   }
 }
@@ -24,7 +24,7 @@ __device__ void no_load(const Params &p, ts::producer<B> b) {
   for (auto i : ts::domain(0, p.n)) {
     auto s = b.acquire(); // expected-error {{stage of 'B' is committed without a TMA load [-Wts-tma-bytes]}} expected-note {{acquire armed 4096 transaction bytes here}}
     s->v[0][threadIdx.x % 32] = float(i);
-    b.commit(s); // expected-note {{call ts::tma::load_*(..., s.barrier()) in the task between acquire and commit}}
+    b.commit(s); // expected-note {{call ts::tma::load(..., s.barrier()) in the task between acquire and commit}}
   }
 }
 
@@ -35,7 +35,7 @@ __device__ void guarded(const Params &p, ts::producer<C> c) {
   for (auto i : ts::domain(0, p.n)) {
     if (i.first()) {
       auto s = c.acquire();
-      ts::tma::load_2d(s->v, &p.src, 0, 0, static_cast<uint64_t *>(s.barrier()));
+      ts::tma::load_with_barrier(s->v, &p.src, {0, 0}, static_cast<uint64_t *>(s.barrier()));
       c.commit(s);
     }
   }
@@ -76,12 +76,12 @@ __device__ void half_loaded(const Pair2 &p, ts::producer<AB> ab, ts::producer<AO
   for (auto t : ts::domain(0, p.tiles)) {
     for (auto k : ts::domain(0, p.k_tiles)) {
       auto s = ab.acquire(); // expected-note {{acquire armed 8320 transaction bytes here, the whole payload; no load on every path to the commit writes the 128 bytes of 'scale', so consumers of the stage wait forever}}
-      ts::tma::load_2d(&s->a[0][0], &p.a, int(k) * 32, int(t) * 32, s.barrier());
-      ts::tma::load_2d(s->b.lo, &p.b, int(k) * 32, int(t) * 32, s.barrier());
-      ts::tma::load_2d(s->b.hi + 0, &p.b, int(k) * 32, int(t) * 32 + 16, s.barrier());
+      ts::tma::load(&s->a[0][0], &p.a, {int(k) * 32, int(t) * 32}, s.barrier());
+      ts::tma::load(s->b.lo, &p.b, {int(k) * 32, int(t) * 32}, s.barrier());
+      ts::tma::load(s->b.hi + 0, &p.b, {int(k) * 32, int(t) * 32 + 16}, s.barrier());
       ab.commit(s); // expected-error {{stage of 'AB' is committed without a TMA load into 'scale'}}
       auto o = ao.acquire(); // ts::tx_bytes: the loads decide, not the members
-      ts::tma::load_2d(o->a, &p.a, int(k) * 32, int(t) * 32, o.barrier());
+      ts::tma::load(o->a, &p.a, {int(k) * 32, int(t) * 32}, o.barrier());
       ao.commit(o);
     }
   }
@@ -107,7 +107,7 @@ __device__ void nested_none(const Pair2 &p, ts::producer<AB> ab) {
     for (auto k : ts::domain(0, p.k_tiles)) {
       auto s = ab.acquire(); // expected-error {{stage of 'AB' is committed without a TMA load}} expected-note {{acquire armed 8320 transaction bytes here}}
       s->scale[threadIdx.x % 32] = float(k);
-      ab.commit(s); // expected-note {{call ts::tma::load_*(..., s.barrier()) in the task between acquire and commit}}
+      ab.commit(s); // expected-note {{call ts::tma::load(..., s.barrier()) in the task between acquire and commit}}
     }
   }
 }

@@ -12,7 +12,7 @@ __device__ void load(const Params &p, ts::producer<A> a) { // expected-note {{ta
   for (auto i : ts::domain(0, p.n)) {
     auto t = a.try_acquire(); // expected-note {{trace 1/5: task 'load' try_acquire of 'A' (iteration 0)}}
     auto s = a.acquire(t); // fine: its own token // expected-note {{trace 3/5: task 'load' acquire of 'A' (iteration 0)}}
-    ts::tma::load_2d(s->v, &p.src, 0, int(i) * 32, s.barrier());
+    ts::tma::load(s->v, &p.src, {0, int(i) * 32}, s.barrier());
     a.commit(s); // expected-note {{trace 4/5: task 'load' commit of 'A' (iteration 0)}}
   }
 }

@@ -13,14 +13,14 @@ struct [[ts::resource(ts::tma_async, ts::stages(3))]] KV { float v[32][32]; };
 [[ts::task(ts::warps(0, 1))]]
 __device__ void load(const Params &p, ts::producer<Q> q, ts::producer<KV> kv) {
   auto sq = q.acquire();
-  ts::tma::load_2d(sq->v, &p.src, 0, 0, sq.barrier());
+  ts::tma::load(sq->v, &p.src, {0, 0}, sq.barrier());
   q.commit(sq);
 #pragma unroll 1
   for (auto i : ts::domain(0, p.n)) {
     auto t = kv.try_acquire();
     auto s = kv.acquire(t);
     const ts::tma_barrier bar = s.barrier();
-    ts::tma::load_2d(s->v, &p.src, 0, int(i) * 32, bar);
+    ts::tma::load(s->v, &p.src, {0, int(i) * 32}, bar);
     kv.commit(s);
   }
 }

@@ -11,11 +11,11 @@ struct [[ts::resource(ts::gmem)]] Out {};
 [[ts::task(ts::warps(4, 1))]]
 __device__ void load_qk(const Params &p, ts::producer<QTile> q, ts::producer<KTile> k) {
   auto sq = q.acquire();
-  ts::tma::load_2d(sq->v, &p.q, 0, blockIdx.x * 16, sq.barrier());
+  ts::tma::load(sq->v, &p.q, {0, blockIdx.x * 16}, sq.barrier());
   q.commit(sq);
   for (auto j : ts::domain(0, p.kv_tiles)) {
     auto sk = k.acquire();
-    ts::tma::load_2d(sk->v, &p.k, 0, int(j) * 16, sk.barrier());
+    ts::tma::load(sk->v, &p.k, {0, int(j) * 16}, sk.barrier());
     k.commit(sk);
   }
 }

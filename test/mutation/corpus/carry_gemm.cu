@@ -22,8 +22,8 @@ __device__ void load(const Params &p, ts::producer<Tiles> tiles) {
   for (auto t : ts::domain(blockIdx.x, p.tiles, gridDim.x)) {
     for (auto k : ts::domain(0, p.k_tiles)) {
       auto s = tiles.acquire();
-      ts::tma::load_2d(s->a, &p.a, int(k) * 64, int(t) * 64, s.barrier());
-      ts::tma::load_2d(s->b, &p.b, int(k) * 64, 0, s.barrier());
+      ts::tma::load(s->a, &p.a, {int(k) * 64, int(t) * 64}, s.barrier());
+      ts::tma::load(s->b, &p.b, {int(k) * 64, 0}, s.barrier());
       tiles.commit(s);
     }
   }

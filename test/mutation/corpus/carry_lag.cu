@@ -17,7 +17,7 @@ struct [[ts::resource(ts::gmem)]] Out {};
 __device__ void load(const Params &p, ts::producer<Tile> tiles) {
   for (auto k : ts::domain(0, p.k_tiles)) {
     auto s = tiles.acquire();
-    ts::tma::load_2d(s->v, &p.a, int(k) * 64, blockIdx.x * 64, s.barrier());
+    ts::tma::load(s->v, &p.a, {int(k) * 64, blockIdx.x * 64}, s.barrier());
     tiles.commit(s);
   }
 }

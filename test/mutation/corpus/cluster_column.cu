@@ -23,9 +23,9 @@ __device__ void stream(const Params &p, ts::producer<Step> steps) {
   for (auto n : ts::domain(blockIdx.x, p.units, gridDim.x)) {
     for (auto k : ts::domain(0, p.k_tiles)) {
       auto st = steps.acquire();
-      ts::tma::load_2d(st->lhs, &p.lhs, int(k) * 32, int(half) * 64, st.barrier());
-      ts::tma::load_2d_multicast(st->rhs + half * 16 * 64, &p.rhs, int(n) * 64,
-                                 int(k) * 32 + int(half) * 16, st.barrier());
+      ts::tma::load(st->lhs, &p.lhs, {int(k) * 32, int(half) * 64}, st.barrier());
+      ts::tma::load_multicast(st->rhs + half * 16 * 64, &p.rhs, {int(n) * 64,
+                                 int(k) * 32 + int(half) * 16}, st.barrier());
       steps.commit(st);
     }
   }

@@ -20,8 +20,8 @@ __device__ void load(const Params &p, ts::producer<Pair> pairs) {
   const unsigned rank = ts::cluster::rank();
   for (auto u : ts::domain(ts::cluster::id(), p.units, ts::cluster::count())) {
     auto s = pairs.acquire();
-    ts::tma::load_2d(s->a, &p.a, 0, (int(u) * 2 + int(rank)) * 64, s.barrier());
-    ts::tma::load_2d_multicast(s->b + rank * 32 * 32, &p.b, 0, int(u) * 64 + int(rank) * 32,
+    ts::tma::load(s->a, &p.a, {0, (int(u) * 2 + int(rank)) * 64}, s.barrier());
+    ts::tma::load_multicast(s->b + rank * 32 * 32, &p.b, {0, int(u) * 64 + int(rank) * 32},
                                s.barrier());
     pairs.commit(s);
   }

@@ -30,9 +30,9 @@ __device__ void feed(const Params &p, ts::producer<Slab> slabs) {
   for (auto u : ts::domain(quad_of_cta(), p.units, quads_in_grid())) {
     auto s = slabs.acquire();
     const int unit = int(u);
-    ts::tma::load_2d(s->rows, &p.rows, 0, (unit * kQuad + int(seat)) * 32, s.barrier());
-    ts::tma::load_2d_multicast(s->w + seat * 16 * 64, &p.w, 0, unit * 64 + int(seat) * 16, s.barrier());
-    ts::tma::load_2d_multicast(s->g + seat * 64, &p.g, 0, unit * kQuad + int(seat), s.barrier());
+    ts::tma::load(s->rows, &p.rows, {0, (unit * kQuad + int(seat)) * 32}, s.barrier());
+    ts::tma::load_multicast(s->w + seat * 16 * 64, &p.w, {0, unit * 64 + int(seat) * 16}, s.barrier());
+    ts::tma::load_multicast(s->g + seat * 64, &p.g, {0, unit * kQuad + int(seat)}, s.barrier());
     slabs.commit(s);
   }
 }

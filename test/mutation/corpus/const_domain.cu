@@ -10,7 +10,7 @@ struct [[ts::resource(ts::gmem)]] Dst {};
 __device__ void load(const Params &p, ts::producer<Slice> slice) {
   for (auto k : ts::domain(0, 8)) {
     auto s = slice.acquire();
-    ts::tma::load_2d(s->v, &p.w, blockIdx.x * 128, int(k) * 8, s.barrier());
+    ts::tma::load(s->v, &p.w, {blockIdx.x * 128, int(k) * 8}, s.barrier());
     slice.commit(s);
   }
 }

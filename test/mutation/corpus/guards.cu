@@ -15,11 +15,11 @@ __device__ void load(const Params &p, ts::producer<XTile> x, ts::producer<Bias> 
   for (auto i : ts::domain(blockIdx.x, p.n, gridDim.x)) {
     if (i.first()) {
       auto b = bias.acquire();
-      ts::tma::load_1d(b->v, &p.bias, 0, b.barrier());
+      ts::tma::load(b->v, &p.bias, {0}, b.barrier());
       bias.commit(b);
     }
     auto s = x.acquire();
-    ts::tma::load_2d(s->v, &p.x, 0, int(i) * 32, s.barrier());
+    ts::tma::load(s->v, &p.x, {0, int(i) * 32}, s.barrier());
     x.commit(s);
   }
 }

@@ -22,10 +22,10 @@ struct [[ts::resource(ts::gmem)]] Dst {};
 __device__ void load(const Params &p, ts::producer<Tile> tile) {
   for (auto i : ts::domain(blockIdx.x, p.n, gridDim.x)) {
     auto s0 = tile.acquire();
-    ts::tma::load_2d(s0->v, &p.src, 0, int(i) * 64, s0.barrier());
+    ts::tma::load(s0->v, &p.src, {0, int(i) * 64}, s0.barrier());
     tile.commit(s0);
     auto s1 = tile.acquire();
-    ts::tma::load_2d(s1->v, &p.src, 0, int(i) * 64 + 32, s1.barrier());
+    ts::tma::load(s1->v, &p.src, {0, int(i) * 64 + 32}, s1.barrier());
     tile.commit(s1);
   }
 }

@@ -16,10 +16,10 @@ struct [[ts::resource(ts::gmem)]] Out {};
 __device__ void load(const Params &p, ts::producer<ATile> a, ts::producer<BTile> b) {
   for (auto k : ts::domain(0, p.k_tiles)) {
     auto sa = a.acquire();
-    ts::tma::load_2d(sa->v, &p.a, int(k) * 64, blockIdx.x * 64, sa.barrier());
+    ts::tma::load(sa->v, &p.a, {int(k) * 64, blockIdx.x * 64}, sa.barrier());
     a.commit(sa);
     auto sb = b.acquire();
-    ts::tma::load_2d(sb->v, &p.b, int(k) * 64, 0, sb.barrier());
+    ts::tma::load(sb->v, &p.b, {int(k) * 64, 0}, sb.barrier());
     b.commit(sb);
   }
 }

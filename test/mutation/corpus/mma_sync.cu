@@ -15,8 +15,8 @@ struct [[ts::resource(ts::gmem)]] Out {};
 __device__ void load(const Params &p, ts::producer<Tiles> t) {
   for (auto k : ts::domain(0, p.k_tiles)) {
     auto s = t.acquire();
-    ts::tma::load_2d(s->a, &p.a, int(k) * 64, blockIdx.x * 64, s.barrier());
-    ts::tma::load_2d(s->b, &p.b, int(k) * 64, 0, s.barrier());
+    ts::tma::load(s->a, &p.a, {int(k) * 64, blockIdx.x * 64}, s.barrier());
+    ts::tma::load(s->b, &p.b, {int(k) * 64, 0}, s.barrier());
     t.commit(s);
   }
 }

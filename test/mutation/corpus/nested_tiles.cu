@@ -28,7 +28,7 @@ __device__ void load(const Params &p, ts::producer<Tiles> tiles, ts::producer<Sc
         biases.commit(b);
       }
       auto s = tiles.acquire();
-      ts::tma::load_2d(s->v, &p.a, int(k) * 32, int(t) * 32, s.barrier());
+      ts::tma::load(s->v, &p.a, {int(k) * 32, int(t) * 32}, s.barrier());
       tiles.commit(s);
     }
   }

@@ -18,7 +18,7 @@ __device__ void load(const Params &p, ts::producer<Tiles> tiles) {
   for (auto t : ts::domain(blockIdx.x, p.tiles, gridDim.x)) {
     for (auto k : ts::domain(0, p.k_tiles)) {
       auto s = tiles.acquire();
-      ts::tma::load_2d(s->v, &p.a, int(k) * 32, int(t) * 32, s.barrier());
+      ts::tma::load(s->v, &p.a, {int(k) * 32, int(t) * 32}, s.barrier());
       tiles.commit(s);
     }
   }

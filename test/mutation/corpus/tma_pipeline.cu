@@ -13,7 +13,7 @@ __device__ void load_a(const Params &p, ts::producer<ATile> a) {
   ts::tma::prefetch_descriptor(&p.a);
   for (auto k : ts::domain(0, p.k_tiles)) {
     auto s = a.acquire();
-    ts::tma::load_2d(s->v, &p.a, int(k) * 64, blockIdx.x * 64, s.barrier());
+    ts::tma::load(s->v, &p.a, {int(k) * 64, blockIdx.x * 64}, s.barrier());
     a.commit(s);
   }
 }

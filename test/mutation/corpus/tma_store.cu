@@ -11,7 +11,7 @@ struct [[ts::resource(ts::gmem)]] Dst {};
 __device__ void load(const Params &p, ts::producer<Tile> tile) {
   for (auto i : ts::domain(blockIdx.x, p.n, gridDim.x)) {
     auto s = tile.acquire();
-    ts::tma::load_2d(s->v, &p.src, 0, int(i) * 32, s.barrier());
+    ts::tma::load(s->v, &p.src, {0, int(i) * 32}, s.barrier());
     tile.commit(s);
   }
 }
@@ -21,7 +21,7 @@ __device__ void store(const Params &p, ts::consumer<Tile> tile, ts::producer<Dst
   for (auto i : ts::domain(blockIdx.x, p.n, gridDim.x)) {
     auto s = tile.wait();
     if (threadIdx.x == 0)
-      ts::tma::store_2d(&p.dst, 0, int(i) * 32, s->v);
+      ts::tma::store(&p.dst, {0, int(i) * 32}, s->v);
     tile.release(s);
   }
 }

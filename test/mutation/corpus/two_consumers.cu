@@ -12,7 +12,7 @@ struct [[ts::resource(ts::gmem)]] Dst {};
 __device__ void load(const Params &p, ts::producer<Tile> tile) {
   for (auto i : ts::domain(blockIdx.x, p.n, gridDim.x)) {
     auto s = tile.acquire();
-    ts::tma::load_2d(s->v, &p.src, 0, int(i) * 64, s.barrier());
+    ts::tma::load(s->v, &p.src, {0, int(i) * 64}, s.barrier());
     tile.commit(s);
   }
 }

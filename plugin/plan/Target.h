@@ -12,7 +12,6 @@
 namespace ts {
 
 struct Target {
-  const char *Name;
   unsigned RegisterFile;     ///< 32-bit registers per SM block.
   unsigned MinRegs, MaxRegs; ///< setmaxnreg range.
   unsigned RegGranule;       ///< setmaxnreg multiple.

@@ -55,8 +55,12 @@ __device__ __forceinline__ void fence_barrier_init() {
 }
 
 // setmaxnreg exists only on arch-specific targets (sm_90a, sm_100a, ...);
-// CCCL has no wrapper, so this is the one inline asm of the runtime.
-#if defined(__CUDA_ARCH__) &&                                                          \
+// CCCL has no wrapper, so this is the one inline asm of the runtime. Code
+// that is not inlined (clang -O0: __NO_INLINE__; nvcc -G) calls functions
+// with a stack, where ptxas ignores setmaxnreg (-G) or crashes on it (CUDA
+// 13.0, clang -O0 PTX of examples/gemm_sm90.cu): a debug build keeps the
+// launch's registers.
+#if defined(__CUDA_ARCH__) && !defined(__NO_INLINE__) && !defined(__CUDACC_DEBUG__) &&   \
     (defined(__CUDA_ARCH_FEAT_SM90_ALL) || defined(__CUDA_ARCH_FEAT_SM100_ALL) ||      \
      defined(__CUDA_ARCH_SPECIFIC__) || defined(__CUDA_ARCH_FAMILY_SPECIFIC__))
 #define LIBTS_HAS_SETMAXNREG 1
@@ -149,6 +153,17 @@ __device__ __forceinline__ uint32_t map_rank(const void *local, unsigned cta) {
   return r;
 }
 
+// mbarrier.arrive.relaxed needs PTX ISA 8.6, which nvcc emits from CUDA 12.8
+// on; clang 19 writes PTX 8.5 at most, so there a relaxed hand-back takes the
+// release form (one fence more, never less ordering). Without this, code
+// that keeps both forms (-O0, nvcc -G) fails in ptxas.
+#if defined(__NVCC__) && defined(__CUDACC_VER_MAJOR__) &&                              \
+    (__CUDACC_VER_MAJOR__ > 12 || (__CUDACC_VER_MAJOR__ == 12 && __CUDACC_VER_MINOR__ >= 8))
+#define LIBTS_HAS_RELAXED_ARRIVE 1
+#else
+#define LIBTS_HAS_RELAXED_ARRIVE 0
+#endif
+
 /// Arrival on the barrier at `local_bar`'s offset in CTA `cta`. Release
 /// (cluster scope): orders this thread's prior accesses for whoever waits
 /// there, at the cost of a cluster-scope fence (MEMBAR in SASS) per call.
@@ -158,7 +173,7 @@ template <bool Relaxed>
 __device__ __forceinline__ void arrive_on_rank(uint64_t *local_bar, unsigned cta) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   const uint32_t remote = map_rank(local_bar, cta);
-  if constexpr (Relaxed)
+  if constexpr (Relaxed && LIBTS_HAS_RELAXED_ARRIVE)
     asm volatile("mbarrier.arrive.relaxed.cluster.shared::cluster.b64 _, [%0];\n"
                  :
                  : "r"(remote)

@@ -25,6 +25,9 @@ device = ("{clang}/clang++ -x cuda -std=c++17 --cuda-device-only "
           "-I {shim} -I {src}/include").format(clang=config.clang_dir, cuda=cuda,
                                      shim=shim, src=src)
 config.substitutions.append(("%ts_device", device + " -fplugin=" + config.libts_plugin))
+# Through ptxas to a cubin: libdevice linked (min, max, ... at -O0 and -O1).
+config.substitutions.append(("%ts_cubin", device.replace(" -nocudalib", "") +
+                             " -fplugin=" + config.libts_plugin))
 config.substitutions.append(("%clang_device", device))
 # LD_PRELOAD of the plugin (clangd): a sanitized plugin needs its runtime first.
 config.substitutions.append(("%preload_plugin", (config.asan_runtime + ":" if config.asan_runtime

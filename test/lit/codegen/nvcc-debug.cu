@@ -1,0 +1,11 @@
+// The rewritten examples compile with nvcc -G (device debug: nothing
+// inlined, setmaxnreg left out) as nvcc users build them to debug.
+// REQUIRES: nvcc
+// RUN: %ts_device -O3 -S %src/examples/gemm_sm90.cu -o /dev/null -Xclang -plugin-arg-ts -Xclang -emit=%t.gemm.cu
+// RUN: %nvcc -G -Werror all-warnings -c %t.gemm.cu -o %t.gemm.o
+// RUN: %ts_device -O3 -S -DGEMM_CLUSTER=2 %src/examples/gemm_sm90.cu -o /dev/null -Xclang -plugin-arg-ts -Xclang -emit=%t.gemm2.cu
+// RUN: %nvcc -G -Werror all-warnings -c %t.gemm2.cu -o %t.gemm2.o
+// RUN: %ts_device -O3 -S %src/examples/tma_copy.cu -o /dev/null -Xclang -plugin-arg-ts -Xclang -emit=%t.copy.cu
+// RUN: %nvcc -G -Werror all-warnings -c %t.copy.cu -o %t.copy.o
+// RUN: %ts_device -O3 -S %src/examples/reduce.cu -o /dev/null -Xclang -plugin-arg-ts -Xclang -emit=%t.reduce.cu
+// RUN: %nvcc -G -Werror all-warnings -c %t.reduce.cu -o %t.reduce.o

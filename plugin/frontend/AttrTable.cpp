@@ -109,7 +109,9 @@ template <AttrKind K> struct TsAttrInfo : public ParsedAttrInfo {
     // A bare `[[task]]` (no ts:: scope) is not ours: leave it to clang.
     if (!A.hasScope())
       return NotHandled;
-    if (D->getDeclContext()->isFunctionOrMethod()) {
+    // A function declared in a function belongs to the namespace
+    // semantically; where it was written is the lexical context.
+    if (D->getLexicalDeclContext()->isFunctionOrMethod()) {
       unsigned ID = S.getDiagnostics().getCustomDiagID(
           DiagnosticsEngine::Error, "[[%0]] on a declaration at block scope");
       unsigned Note = S.getDiagnostics().getCustomDiagID(

@@ -59,8 +59,14 @@ __device__ __forceinline__ void fence_barrier_init() {
 // that is not inlined (clang -O0: __NO_INLINE__; nvcc -G) calls functions
 // with a stack, where ptxas ignores setmaxnreg (-G) or crashes on it (CUDA
 // 13.0, clang -O0 PTX of examples/gemm_sm90.cu): a debug build keeps the
-// launch's registers.
-#if defined(__CUDA_ARCH__) && !defined(__NO_INLINE__) && !defined(__CUDACC_DEBUG__) &&   \
+// launch's registers. nvcc defines __NO_INLINE__ after its host compiler's
+// -O0 while its device code is still optimized, so it only counts for clang.
+#if defined(__NVCC__) ? defined(__CUDACC_DEBUG__) : defined(__NO_INLINE__)
+#define LIBTS_DEBUG_DEVICE_CODE 1
+#else
+#define LIBTS_DEBUG_DEVICE_CODE 0
+#endif
+#if defined(__CUDA_ARCH__) && !LIBTS_DEBUG_DEVICE_CODE &&                               \
     (defined(__CUDA_ARCH_FEAT_SM90_ALL) || defined(__CUDA_ARCH_FEAT_SM100_ALL) ||      \
      defined(__CUDA_ARCH_SPECIFIC__) || defined(__CUDA_ARCH_FAMILY_SPECIFIC__))
 #define LIBTS_HAS_SETMAXNREG 1

@@ -9,3 +9,9 @@
 // RUN: %nvcc -G -Werror all-warnings -c %t.copy.cu -o %t.copy.o
 // RUN: %ts_device -O3 -S %src/examples/reduce.cu -o /dev/null -Xclang -plugin-arg-ts -Xclang -emit=%t.reduce.cu
 // RUN: %nvcc -G -Werror all-warnings -c %t.reduce.cu -o %t.reduce.o
+// Only -G drops the register budgets: nvcc without -O (its host compiler at
+// -O0 defines __NO_INLINE__) still optimizes device code and keeps them.
+// RUN: %nvcc -ptx %t.gemm.cu -o - | FileCheck %s --check-prefix=DEFAULT
+// DEFAULT: setmaxnreg.inc.sync.aligned.u32 232
+// RUN: %nvcc -G -ptx %t.gemm.cu -o - | FileCheck %s --check-prefix=DEBUG
+// DEBUG-NOT: setmaxnreg

@@ -16,6 +16,22 @@ void count(const SeverityPolicy &Policy, const Diag &D, unsigned &Errors,
   Warnings += L == Level::Warning;
 }
 
+/// A structural finding that the -W flags made a warning kept the protocol
+/// checks from running: say so, so no one takes the kernel as verified.
+void notVerified(const SeverityPolicy &Policy, const Kernel &K,
+                 KernelResult &R) {
+  Diag D{Check::Bound,
+         K.Loc,
+         "kernel '" + K.Name +
+             "' is not verified: the deadlock, balance and race checks did "
+             "not run after a structural finding that is not an error here",
+         {}};
+  D.Notes.push_back({K.Loc, "fix that finding; with it an error (the "
+                            "default), the kernel would not compile"});
+  count(Policy, D, R.Errors, R.Warnings);
+  R.Verify.Diags.push_back(std::move(D));
+}
+
 } // namespace
 
 const KernelResult &Driver::kernel(const Program &P, size_t KI) {
@@ -33,6 +49,8 @@ const KernelResult &Driver::kernel(const Program &P, size_t KI) {
                          R->Plan.Findings.end());
   for (const Diag &D : R->Verify.Diags)
     count(O.Policy, D, R->Errors, R->Warnings);
+  if (!R->Errors && !R->Verify.ProtocolRun)
+    notVerified(O.Policy, K, *R);
   ++Planned;
   Slot = std::move(R);
   return *Slot;

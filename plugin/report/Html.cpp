@@ -413,8 +413,9 @@ std::string kernelSection(const Program &P, const HtmlKernel &HK,
   std::string Out =
       "<section class=\"kernel\" id=\"" + Id + "\">\n<h2>kernel " +
       code(K.Name) +
-      (Vd.Errors ? "<span class=\"verdict failed\">FAILED</span>"
-                 : "<span class=\"verdict passed\">PASSED</span>") +
+      (Vd.Errors       ? "<span class=\"verdict failed\">FAILED</span>"
+       : V.ProtocolRun ? "<span class=\"verdict passed\">PASSED</span>"
+                       : "<span class=\"verdict failed\">NOT VERIFIED</span>") +
       "</h2>\n";
   std::string Facts =
       std::to_string(Plan.Warps) + " warps, " + std::to_string(Plan.Threads) +
@@ -452,7 +453,10 @@ std::string navigation(const std::vector<HtmlKernel> &Kernels,
     Verdict Vd = verdictOf(*Kernels[I].Verify, Level);
     Out += "<li><a href=\"#kernel-" + std::to_string(I) + "\">" +
            code(Kernels[I].K->Name) + "</a> " +
-           (Vd.Errors ? "FAILED" : "PASSED") + "</li>\n";
+           (Vd.Errors                        ? "FAILED"
+            : Kernels[I].Verify->ProtocolRun ? "PASSED"
+                                             : "NOT VERIFIED") +
+           "</li>\n";
   }
   return Out + "</ul></nav>\n";
 }

@@ -51,8 +51,10 @@ VerifyResult runRows(const Program &P, const Kernel &K, const KernelPlan &Plan,
   for (const CheckRow &Row : checkRegistry())
     if (Row.Where == Scope::Protocol && Sound && !(Nested && OnKernel))
       Row.Run(P, K, Plan, R);
-  if (!Sound)
+  if (!Sound) {
     R.Coverage = "not run: fix the errors above first";
+    R.ProtocolRun = false;
+  }
   return R;
 }
 

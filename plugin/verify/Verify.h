@@ -94,6 +94,10 @@ struct VerifyResult {
   DiagList Diags;
   SimResult Sim;
   std::string Coverage; ///< Which trip counts the protocol checks cover.
+  /// False when a structural finding kept the protocol checks (deadlock,
+  /// balance, races) from running: the kernel is then not verified, even
+  /// where that finding is only a warning under the compile's -W flags.
+  bool ProtocolRun = true;
   /// For kernels with nested tasks: the program Sim ran on (their k-loops
   /// written out, Nested.h); Sim's op indices refer to it.
   std::shared_ptr<const Program> View;

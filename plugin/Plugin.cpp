@@ -123,7 +123,7 @@ public:
     // Clang's own errors leave the AST incomplete: report those alone.
     if (Ctx.getDiagnostics().hasErrorOccurred())
       return;
-    Analysis A = analyze(Ctx, Generated, *D);
+    Analysis A = analyze(Ctx, CI.getPreprocessor(), Generated, *D);
     const SeverityPolicy &Policy = D->policy();
     bool Quiet = isSecondJob(CI);
     DiagEmitter Emitter(Ctx.getDiagnostics(), Policy);
@@ -237,6 +237,7 @@ public:
     if (Inject) {
       auto State = std::make_shared<InjectState>();
       State->Ctx = &CI.getASTContext();
+      State->PP = &CI.getPreprocessor();
       State->D = D;
       enableInjection(CI.getPreprocessor(), std::move(State));
     }

@@ -35,6 +35,10 @@ void notVerified(const SeverityPolicy &Policy, const Kernel &K,
 } // namespace
 
 const KernelResult &Driver::kernel(const Program &P, size_t KI) {
+  return decide(P, KI);
+}
+
+KernelResult &Driver::decide(const Program &P, size_t KI) {
   const Kernel &K = P.Kernels[KI];
   // Kernels without a position (built in tests) are never taken for another.
   std::unique_ptr<KernelResult> &Slot =
@@ -74,7 +78,13 @@ Outcome Driver::run(const Program &P, const DiagList &Syntax) {
   if (!Out.SyntaxOk)
     return Out;
   for (size_t I = 0; I < P.Kernels.size(); ++I) {
-    const KernelResult &R = kernel(P, I);
+    KernelResult &R = decide(P, I);
+    if (!R.UnitChecked)
+      for (Diag &D : verifyUnit(P, P.Kernels[I], R.Plan)) {
+        count(O.Policy, D, R.Errors, R.Warnings);
+        R.Verify.Diags.push_back(std::move(D));
+      }
+    R.UnitChecked = true;
     Out.Diags.insert(Out.Diags.end(), R.Verify.Diags.begin(),
                      R.Verify.Diags.end());
     Out.Errors += R.Errors;

@@ -37,6 +37,8 @@ struct KernelResult {
   VerifyResult Verify; ///< The plan's findings first, then the checks'.
   unsigned Errors = 0; ///< Findings at each level under the policy.
   unsigned Warnings = 0;
+  /// The checks on the whole translation unit ran (Driver::run).
+  bool UnitChecked = false;
 };
 
 /// One translation unit: syntax findings, then each kernel's, in order.
@@ -86,6 +88,8 @@ public:
   std::string dot(const Program &P) const;
 
 private:
+  KernelResult &decide(const Program &P, size_t K);
+
   DriverOptions O;
   std::map<SourceHandle, std::unique_ptr<KernelResult>> Decided;
   std::deque<std::unique_ptr<KernelResult>> Unplaced;

@@ -8,9 +8,10 @@ using namespace clang;
 
 namespace ts {
 
-Analysis analyze(ASTContext &Ctx, bool GeneratedMode, Driver &D) {
+Analysis analyze(ASTContext &Ctx, const Preprocessor &PP, bool GeneratedMode,
+                 Driver &D) {
   Analysis A;
-  A.X = extract(Ctx, collectAttrs(Ctx), GeneratedMode);
+  A.X = extract(Ctx, PP, collectAttrs(Ctx), GeneratedMode);
   A.R = D.run(A.X.P, A.X.Diags);
   return A;
 }

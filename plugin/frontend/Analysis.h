@@ -25,7 +25,8 @@ struct Analysis {
 
 /// Extracts the translation unit's recorded attributes and runs the
 /// driver over the model.
-Analysis analyze(clang::ASTContext &Ctx, bool GeneratedMode, Driver &D);
+Analysis analyze(clang::ASTContext &Ctx, const clang::Preprocessor &PP,
+                 bool GeneratedMode, Driver &D);
 
 /// The main file's text and the offsets the rewrite needs.
 MainFile mainFile(clang::ASTContext &Ctx, const Extraction &X,

@@ -132,9 +132,9 @@ Extraction Extractor::run(const std::vector<SeenAttr> &Attrs) {
   return std::move(X);
 }
 
-Extraction extract(ASTContext &Ctx, const std::vector<SeenAttr> &Attrs,
-                   bool GeneratedMode) {
-  return Extractor(Ctx, GeneratedMode).run(Attrs);
+Extraction extract(ASTContext &Ctx, const Preprocessor &PP,
+                   const std::vector<SeenAttr> &Attrs, bool GeneratedMode) {
+  return Extractor(Ctx, PP, GeneratedMode).run(Attrs);
 }
 
 } // namespace ts

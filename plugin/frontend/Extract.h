@@ -8,6 +8,7 @@
 #include "model/Source.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/Lex/Preprocessor.h"
 
 #include <vector>
 
@@ -26,8 +27,9 @@ struct Extraction {
 
 /// Builds the model from the attributes Sema recorded. In generated mode
 /// (the rewritten TU), kernels already have their generated definitions.
-Extraction extract(clang::ASTContext &Ctx, const std::vector<SeenAttr> &Attrs,
-                   bool GeneratedMode);
+/// `PP` expands the macros a declaration was written with.
+Extraction extract(clang::ASTContext &Ctx, const clang::Preprocessor &PP,
+                   const std::vector<SeenAttr> &Attrs, bool GeneratedMode);
 
 } // namespace ts
 

@@ -1,6 +1,7 @@
 //===- ExtractKernel.cpp - [[ts::kernel]] to Kernel -----------------------===//
 #include "frontend/DiagEmitter.h"
 #include "frontend/Extractor.h"
+#include "frontend/GridConstant.h"
 #include "frontend/Inject.h"
 #include "frontend/Schedule.h"
 #include "frontend/Vocabulary.h"
@@ -120,10 +121,28 @@ bool Extractor::kernelDeclarationOk(const FunctionDecl *FD, const Kernel &K) {
   return Ok;
 }
 
+bool Extractor::descriptorParamOk(const ParmVarDecl *P) {
+  std::optional<std::string> Map = tensorMapIn(P->getType());
+  if (!Map || writtenGridConstant(P, Ctx, PP))
+    return true;
+  std::string Name = P->getNameAsString();
+  error(P->getLocation(),
+        "kernel parameter '" + Name + "' holds a TMA descriptor ('" + Name +
+            *Map + "') but is not __grid_constant__",
+        "declare it 'const __grid_constant__ " +
+            P->getType().getUnqualifiedType().getAsString() + " " + Name +
+            "': TMA reads the descriptor through its address, which "
+            "without __grid_constant__ is a local copy's (the TMA unit "
+            "faults)");
+  return false;
+}
+
 std::optional<std::string> Extractor::kernelParamText(const ParmVarDecl *P) {
   std::string Text = sourceText(Ctx, P->getSourceRange());
   if (Text.empty()) // Written in a macro: spell the type from the AST.
-    Text = TypeName::getFullyQualifiedName(P->getType(), Ctx,
+    Text = std::string(writtenGridConstant(P, Ctx, PP) ? "__grid_constant__ "
+                                                       : "") +
+           TypeName::getFullyQualifiedName(P->getType(), Ctx,
                                            Ctx.getPrintingPolicy(),
                                            /*WithGlobalNsPrefix=*/true) +
            " " + P->getNameAsString();
@@ -172,6 +191,7 @@ KernelSource Extractor::kernelSource(const FunctionDecl *FD, const Kernel &K,
       Ok = false;
       continue;
     }
+    Ok &= descriptorParamOk(P);
     KS.ParamNames.push_back(P->getNameAsString());
     std::optional<std::string> Text = kernelParamText(P);
     Ok &= Text.has_value();

@@ -21,8 +21,9 @@ namespace ts {
 
 class Extractor {
 public:
-  Extractor(clang::ASTContext &Ctx, bool Generated)
-      : Ctx(Ctx), Generated(Generated) {}
+  Extractor(clang::ASTContext &Ctx, const clang::Preprocessor &PP,
+            bool Generated)
+      : Ctx(Ctx), PP(PP), Generated(Generated) {}
   Extraction run(const std::vector<SeenAttr> &Attrs);
 
 private:
@@ -62,6 +63,8 @@ private:
                             bool &Ok);
   /// A parameter as the definition repeats it (without a default argument).
   std::optional<std::string> kernelParamText(const clang::ParmVarDecl *P);
+  /// A kernel parameter that holds a TMA descriptor is __grid_constant__.
+  bool descriptorParamOk(const clang::ParmVarDecl *P);
   void kernelArg(const SeenArg &Arg, const clang::FunctionDecl *FD, Kernel &K,
                  std::map<std::string, clang::SourceLocation> &Given);
   void kernelTask(const clang::FunctionDecl *TF, clang::SourceLocation L,
@@ -106,6 +109,7 @@ private:
   }
 
   clang::ASTContext &Ctx;
+  const clang::Preprocessor &PP;
   bool Generated;
   Extraction X;
   std::map<const clang::Decl *, unsigned> ResourceIndex;

@@ -19,7 +19,7 @@ constexpr const char *BufferPrefix = "libts generated: ";
 /// (Driver::afterDeclaration).
 std::string definitionAt(const InjectState &St, SourceLocation Loc) {
   Extraction X =
-      extract(*St.Ctx, collectAttrs(*St.Ctx), /*GeneratedMode=*/false);
+      extract(*St.Ctx, *St.PP, collectAttrs(*St.Ctx), /*GeneratedMode=*/false);
   if (!X.Diags.empty())
     return "";
   for (size_t I = 0; I < X.P.Kernels.size(); ++I) {

@@ -25,6 +25,7 @@ namespace ts {
 /// compile's own, so the end of the translation unit reuses its decisions.
 struct InjectState {
   clang::ASTContext *Ctx = nullptr;
+  const clang::Preprocessor *PP = nullptr;
   std::shared_ptr<Driver> D;
 };
 

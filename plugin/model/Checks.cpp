@@ -71,6 +71,9 @@ const std::vector<CheckInfo> &checkTable() {
       {Check::Padding, "ts-padding", false,
        "a warp group with budgets was padded with an idle task", "ts-padding",
        true},
+      {Check::Unlisted, "ts-unlisted-task", false,
+       "a [[ts::task]] that no kernel lists, on warps a kernel leaves idle",
+       "ts-unlisted-task"},
       {Check::Pressure, "ts-register-pressure", false,
        "a task on a budget below 64 registers copies or reads stages with "
        "threads",

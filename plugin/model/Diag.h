@@ -35,6 +35,7 @@ enum class Check {
   Race,      ///< ts-race: aliased resources whose uses may overlap in time.
   Pdl,       ///< ts-pdl: programmatic dependent launch order.
   Cluster,   ///< ts-cluster: TMA multicast across a thread-block cluster.
+  Unlisted,  ///< ts-unlisted-task: a task no kernel runs, on idle warps.
 };
 
 /// One row per check: the one place that names, ranks and documents it.

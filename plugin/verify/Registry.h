@@ -26,6 +26,10 @@ enum class Scope {
   /// The credit simulation, last, on the same programs as View rows, and
   /// only when no structural row found an error there.
   Protocol,
+  /// Once per kernel at the end of the translation unit, on the whole
+  /// program (it reads the other kernels, which a kernel decided where its
+  /// definition is generated does not see yet).
+  Unit,
 };
 
 struct CheckRow {

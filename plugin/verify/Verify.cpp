@@ -21,7 +21,8 @@ bool hasError(const DiagList &Ds) {
 /// Whether row `Row` runs on the kernel (`OnKernel`) or on a nested
 /// kernel's view (`!OnKernel`).
 bool runsOn(const CheckRow &Row, bool Nested, bool OnKernel) {
-  if (Row.Where == Scope::Protocol || (Row.NestedOnly && !Nested))
+  if (Row.Where == Scope::Protocol || Row.Where == Scope::Unit ||
+      (Row.NestedOnly && !Nested))
     return false;
   if (!Nested)
     return true;
@@ -133,6 +134,14 @@ VerifyResult verifyInnerCount(const Program &P, const Kernel &K,
       runRows(*View, K, Plan, /*Nested=*/true, /*OnKernel=*/false, Sound);
   R.View = View;
   return R;
+}
+
+DiagList verifyUnit(const Program &P, const Kernel &K, const KernelPlan &Plan) {
+  VerifyResult R;
+  for (const CheckRow &Row : checkRegistry())
+    if (Row.Where == Scope::Unit)
+      Row.Run(P, K, Plan, R);
+  return R.Diags;
 }
 
 VerifyResult verifyKernel(const Program &P, const Kernel &K,

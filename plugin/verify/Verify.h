@@ -42,6 +42,8 @@ void checkTmaBytes(const Program &P, const Kernel &K, const KernelPlan &Plan,
 void checkGraph(const Program &P, const Kernel &K, DiagList &Out);
 /// ts::alias and ts::grid_dependent name resources the kernel uses.
 void checkDeclarations(const Program &P, const Kernel &K, DiagList &Out);
+void checkUnlistedTasks(const Program &P, const Kernel &K,
+                        const KernelPlan &Plan, DiagList &Out);
 /// Tasks that touch grid-dependent resources call ts::pdl_wait() first.
 void checkPdlWaits(const Program &P, const Kernel &K, DiagList &Out);
 void checkCapacity(const Program &P, const Kernel &K, const KernelPlan &Plan,
@@ -105,6 +107,9 @@ struct VerifyResult {
 };
 VerifyResult verifyKernel(const Program &P, const Kernel &K,
                           const KernelPlan &Plan);
+/// The checks of a kernel that read the whole translation unit (Scope::Unit
+/// in verify/Registry.h): run at its end, on the program as complete.
+DiagList verifyUnit(const Program &P, const Kernel &K, const KernelPlan &Plan);
 
 /// The checks of a kernel with nested k-loops at one inner trip count N
 /// (every outer count), on the view that writes the k-loops out N times;

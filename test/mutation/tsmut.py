@@ -2759,6 +2759,43 @@ def op_lane_bound(ctx: Ctx):
                   "what the warps do", edits)
 
 
+# TMA reads a descriptor through its address; a kernel parameter's address
+# is a local copy's unless it is __grid_constant__ (the TMA unit faults).
+_KERNEL_PARAMS = re.compile(r"__global__\s+void\s+\w+\s*\(([^)]*)\)")
+_GRID_CONST = re.compile(r"\bconst\s+__grid_constant__\s+((?:\w+::)*\w+)\s+\w+")
+
+
+def _holds_tensor_map(text: str, type_name: str) -> bool:
+    if type_name == "CUtensorMap":
+        return True
+    m = re.search(r"\bstruct\s+%s\s*(?::[^{]*)?\{" % re.escape(type_name.split("::")[-1]), text)
+    if not m:
+        return False
+    body = text[m.end():_match(text, m.end() - 1)]
+    return "CUtensorMap" in body
+
+
+def op_drop_grid_constant(ctx: Ctx):
+    """`const __grid_constant__ Params p` -> `const Params p` on a kernel
+    parameter that holds a TMA descriptor (BUG); -> `__grid_constant__ const
+    Params p`, the same attribute spelled first (VALID)."""
+    t = ctx.t
+    for k in _KERNEL_PARAMS.finditer(t):
+        for m in _GRID_CONST.finditer(t, k.start(1), k.end(1)):
+            if not _holds_tensor_map(t, m.group(1)):
+                continue
+            a = m.start()
+            b = m.start(1)
+            yield _mk(ctx, "drop_grid_constant", BUG, a,
+                      "`%s` -> `const %s`" % (_one_line(t[a:m.end()]), _one_line(t[m.start(1):m.end()])),
+                      "the kernel parameter holds a TMA descriptor: without __grid_constant__ its "
+                      "address is that of a local copy, and the TMA unit faults on it",
+                      [(a, b, "const ")])
+            yield _mk(ctx, "drop_grid_constant", VALID, a,
+                      "`const __grid_constant__ T p` -> `__grid_constant__ const T p`",
+                      "the same attribute, written before the qualifier", [(a, b, "__grid_constant__ const ")])
+
+
 OPERATORS = [
     ("drop_close", op_drop_close),
     ("dup_close", op_dup_close),
@@ -2798,6 +2835,7 @@ OPERATORS = [
     ("cluster_index_div", op_cluster_index_div),
     ("drop_load", op_drop_load),
     ("lane_bound", op_lane_bound),
+    ("drop_grid_constant", op_drop_grid_constant),
 ]
 
 

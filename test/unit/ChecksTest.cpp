@@ -106,6 +106,8 @@ const char *scopeName(const CheckRow &Row) {
     return "protocol";
   if (Row.Where == Scope::View)
     return "view";
+  if (Row.Where == Scope::Unit)
+    return "unit";
   return Row.NestedOnly ? "kernel (nested only)" : "kernel";
 }
 

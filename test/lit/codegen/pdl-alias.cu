@@ -54,6 +54,6 @@ __device__ void store(const Params &p, ts::consumer<Staging> st, ts::producer<Ou
   p.dst[threadIdx.x % 32] = o->v[0][threadIdx.x % 32];
   st.release(o);
 }
-[[ts::kernel(load, compute, epilogue, store, ts::alias<Tiles, Staging>, ts::grid_dependent<Tiles>)]] __global__ void k(const Params p);
+[[ts::kernel(load, compute, epilogue, store, ts::alias<Tiles, Staging>, ts::grid_dependent<Tiles>)]] __global__ void k(const __grid_constant__ Params p);
 
 void launch(const Params &p, cudaStream_t s) { (void)ts::launch<k>(dim3(1), s, p); }

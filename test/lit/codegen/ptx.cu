@@ -27,7 +27,7 @@ __device__ void store(const Params &p, ts::consumer<Tiles> tiles, ts::producer<O
   }
 }
 
-[[ts::kernel(load, store)]] __global__ void copy(const Params p);
+[[ts::kernel(load, store)]] __global__ void copy(const __grid_constant__ Params p);
 
 // CHECK: .entry _Z4copy6Params(
 // CHECK: .maxntid 256, 1, 1

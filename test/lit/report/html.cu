@@ -40,7 +40,7 @@ __device__ void sum(const Params &p, ts::consumer<Chunk> c, ts::producer<Sums>) 
   atomicAdd(p.out, acc);
 }
 
-[[ts::kernel(load, sum)]] __global__ void reduce(const Params p);
+[[ts::kernel(load, sum)]] __global__ void reduce(const __grid_constant__ Params p);
 
 // A deadlock: the producer loads a tile only on the last iteration, the
 // consumer waits for one every iteration (credit.cu, case a).
@@ -63,7 +63,7 @@ __device__ void drain(const Params &p, ts::consumer<Tile> tiles) {
     tiles.release(s);
   }
 }
-[[ts::kernel(fill, drain)]] __global__ void hang(const Params p);
+[[ts::kernel(fill, drain)]] __global__ void hang(const __grid_constant__ Params p);
 
 // One page, self-contained: styles inline, no scripts, nothing fetched.
 // NOSCRIPT-NOT: <script

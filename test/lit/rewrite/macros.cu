@@ -35,4 +35,4 @@ __device__ void use(const Params &p, ts::consumer<Tiles> tiles) {
     tiles.release(s);
   }
 }
-[[ts::kernel(load, use)]] __global__ void k(const Params p);
+[[ts::kernel(load, use)]] __global__ void k(const __grid_constant__ Params p);

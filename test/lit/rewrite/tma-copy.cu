@@ -33,11 +33,11 @@ __device__ void store(const Params &p, ts::consumer<Tiles> tiles, ts::producer<O
 
 // 3 stages x 4096 B, then 3 full + 3 empty barriers: 12288 + 48 = 12336 B,
 // plus 112 B to align the base to 128 at run time.
-// CHECK: {{^}}{{\[\[}}ts::kernel(load, store){{\]\]}} __global__ void copy(const Params p); namespace ts { template <> struct kernel_traits<&::copy> { static constexpr unsigned smem_bytes = 12448u; static constexpr unsigned threads = 256u; }; }{{$}}
-[[ts::kernel(load, store)]] __global__ void copy(const Params p);
+// CHECK: {{^}}{{\[\[}}ts::kernel(load, store){{\]\]}} __global__ void copy(const __grid_constant__ Params p); namespace ts { template <> struct kernel_traits<&::copy> { static constexpr unsigned smem_bytes = 12448u; static constexpr unsigned threads = 256u; }; }{{$}}
+[[ts::kernel(load, store)]] __global__ void copy(const __grid_constant__ Params p);
 
 // CHECK:      #line 1 "<libts generated: {{.*}}tma-copy.cu>"
-// CHECK:      __attribute__((global)) void __attribute__((launch_bounds(256, 1))) copy(const Params p) {
+// CHECK:      __attribute__((global)) void __attribute__((launch_bounds(256, 1))) copy(const __grid_constant__ Params p) {
 // CHECK-NEXT:   extern __attribute__((shared)) __attribute__((aligned(16))) unsigned char ts_smem_raw[];
 // CHECK-NEXT:   unsigned char *const ts_smem = ::ts::detail::align_base<128>(ts_smem_raw);
 // CHECK-NEXT:   const unsigned ts_warp = ::ts::detail::warp_index();

@@ -49,7 +49,7 @@ __device__ void store(const Params &p, ts::consumer<Staging> st, ts::producer<Ou
   p.dst[threadIdx.x % 32] = o->v[0][threadIdx.x % 32];
   st.release(o);
 }
-[[ts::kernel(load, compute, epilogue, store, ts::alias<Tiles, Staging>)]] __global__ void ok(const Params p);
+[[ts::kernel(load, compute, epilogue, store, ts::alias<Tiles, Staging>)]] __global__ void ok(const __grid_constant__ Params p);
 
 #if !defined(DECL) && !defined(LAYOUT)
 // (a) The staging buffer filled by a task nothing orders after the tiles.
@@ -73,7 +73,7 @@ __device__ void show(const Params &p, ts::consumer<Staging> st, ts::producer<Out
   p.dst[threadIdx.x % 32] = o->v[0][threadIdx.x % 32];
   st.release(o);
 }
-[[ts::kernel(load, drain, fill, show, ts::alias<Tiles, Staging>)]] __global__ void racy(const Params p); // expected-note {{'Tiles' and 'Staging' share shared memory here, 'Tiles' first}}
+[[ts::kernel(load, drain, fill, show, ts::alias<Tiles, Staging>)]] __global__ void racy(const __grid_constant__ Params p); // expected-note {{'Tiles' and 'Staging' share shared memory here, 'Tiles' first}}
 
 // (b) The tiles' own task writes the staging buffer right after its loop:
 // one of its threads may still read the last tile when another writes.
@@ -89,23 +89,23 @@ __device__ void compute_fill(const Params &p, ts::consumer<Tiles> t, ts::produce
   o->v[0][threadIdx.x % 32] = acc;
   st.commit(o);
 }
-[[ts::kernel(load, compute_fill, store, ts::alias<Tiles, Staging>)]] __global__ void same_task(const Params p); // expected-note {{'Tiles' and 'Staging' share shared memory here, 'Tiles' first}}
+[[ts::kernel(load, compute_fill, store, ts::alias<Tiles, Staging>)]] __global__ void same_task(const __grid_constant__ Params p); // expected-note {{'Tiles' and 'Staging' share shared memory here, 'Tiles' first}}
 
 // (c) A phase no task of the kernel uses.
-[[ts::kernel(load, drain, ts::alias<Tiles, Staging>)]] __global__ void unused_phase(const Params p); // expected-error {{ts::alias names 'Staging', which no task of kernel 'unused_phase' uses}}
+[[ts::kernel(load, drain, ts::alias<Tiles, Staging>)]] __global__ void unused_phase(const __grid_constant__ Params p); // expected-error {{ts::alias names 'Staging', which no task of kernel 'unused_phase' uses}}
 // expected-note@10 {{remove it, or give a task of the kernel a handle to it}}
 #endif
 
 #ifdef DECL
-[[ts::kernel(load, compute, store, ts::alias<Tiles, Out>)]] __global__ void gmem_phase(const Params p); // decl-error {{'Out' has no shared memory to alias}}
+[[ts::kernel(load, compute, store, ts::alias<Tiles, Out>)]] __global__ void gmem_phase(const __grid_constant__ Params p); // decl-error {{'Out' has no shared memory to alias}}
 // decl-note@11 {{only pipelined resources (tma_async, async_async) can share bytes, since the verifier proves each phase ends from their stage hand-backs}}
-[[ts::kernel(load, compute, store, ts::alias<Tiles>)]] __global__ void one_phase(const Params p); // decl-error {{ts::alias needs at least two resources}} decl-note {{write ts::alias<First, Second, ...>}}
-[[ts::kernel(load, compute, store, ts::alias<Tiles, Staging>, ts::alias<Staging, Tiles>)]] __global__ void twice(const Params p); // decl-error {{'Staging' is in two ts::alias groups}} decl-note {{list every phase of one buffer in a single ts::alias<...>}}
-[[ts::kernel(load, compute, store, ts::alias<Tiles, Tiles>)]] __global__ void repeated(const Params p); // decl-error {{resource 'Tiles' is listed twice}} decl-note {{list each resource once}}
+[[ts::kernel(load, compute, store, ts::alias<Tiles>)]] __global__ void one_phase(const __grid_constant__ Params p); // decl-error {{ts::alias needs at least two resources}} decl-note {{write ts::alias<First, Second, ...>}}
+[[ts::kernel(load, compute, store, ts::alias<Tiles, Staging>, ts::alias<Staging, Tiles>)]] __global__ void twice(const __grid_constant__ Params p); // decl-error {{'Staging' is in two ts::alias groups}} decl-note {{list every phase of one buffer in a single ts::alias<...>}}
+[[ts::kernel(load, compute, store, ts::alias<Tiles, Tiles>)]] __global__ void repeated(const __grid_constant__ Params p); // decl-error {{resource 'Tiles' is listed twice}} decl-note {{list each resource once}}
 #endif
 
 #ifdef LAYOUT
-[[ts::kernel(load, compute, epilogue, store)]] __global__ void apart(const Params p);
+[[ts::kernel(load, compute, epilogue, store)]] __global__ void apart(const __grid_constant__ Params p);
 // CHECK-LABEL: [smem-layout] kernel 'ok'
 // CHECK:   Tiles           tma_async         4      4096    128         0     16384
 // CHECK:   Sum             async_async       1       128    128     16384     16512

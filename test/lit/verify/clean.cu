@@ -25,4 +25,4 @@ __device__ void store(const Params &p, ts::consumer<Tiles> tiles, ts::producer<O
   }
 }
 
-[[ts::kernel(load, store, ts::edge<Tiles, Out>)]] __global__ void copy(const Params p);
+[[ts::kernel(load, store, ts::edge<Tiles, Out>)]] __global__ void copy(const __grid_constant__ Params p);

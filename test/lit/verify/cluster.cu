@@ -128,8 +128,8 @@ __device__ void use_shared(const Params &p, ts::consumer<Shared> t, ts::producer
 #ifdef ATTRS
 
 // Malformed cluster shapes and multicast on a resource TMA does not fill.
-[[ts::kernel(use, ts::cluster_shape(0))]] __global__ void zero(const Params p); // expected-error {{ts::cluster_shape(0, 1, 1) has an extent below 1}} expected-note {{every cluster dimension holds at least one CTA}}
-[[ts::kernel(use, ts::cluster_shape(4, 4))]] __global__ void big(const Params p); // expected-error {{ts::cluster_shape(4, 4, 1) has 16 CTAs, more than the portable cluster size of 8}} expected-note {{use a cluster of at most 8 CTAs}}
-[[ts::kernel(use, ts::cluster_shape(2), ts::cluster_shape(2))]] __global__ void twice(const Params p); // expected-error {{ts::cluster_shape is given twice}} expected-note {{give the kernel one cluster shape}}
+[[ts::kernel(use, ts::cluster_shape(0))]] __global__ void zero(const __grid_constant__ Params p); // expected-error {{ts::cluster_shape(0, 1, 1) has an extent below 1}} expected-note {{every cluster dimension holds at least one CTA}}
+[[ts::kernel(use, ts::cluster_shape(4, 4))]] __global__ void big(const __grid_constant__ Params p); // expected-error {{ts::cluster_shape(4, 4, 1) has 16 CTAs, more than the portable cluster size of 8}} expected-note {{use a cluster of at most 8 CTAs}}
+[[ts::kernel(use, ts::cluster_shape(2), ts::cluster_shape(2))]] __global__ void twice(const __grid_constant__ Params p); // expected-error {{ts::cluster_shape is given twice}} expected-note {{give the kernel one cluster shape}}
 struct [[ts::resource(ts::async_async, ts::stages(2), ts::multicast)]] Threads { float v[32]; }; // expected-error {{ts::multicast applies only to ts::tma_async resources, not ts::async_async}} expected-note {{only TMA loads multicast across a cluster; remove ts::multicast or make the resource ts::tma_async}}
 #endif

@@ -27,7 +27,7 @@ __device__ void use_a(const Params &p, ts::consumer<A> tiles) {
     tiles.release(s); // expected-note {{trace 4/4: task 'use_a' release of 'A' (iteration 0)}}
   }
 }
-[[ts::kernel(load_a, use_a)]] __global__ void k_a(const Params p);
+[[ts::kernel(load_a, use_a)]] __global__ void k_a(const __grid_constant__ Params p);
 
 // (a') The producer acquires (arming the bytes) every iteration but commits
 // only on the last: caught before simulation, at the guarded commit.
@@ -49,7 +49,7 @@ __device__ void use_a2(const Params &p, ts::consumer<A2> tiles) {
     tiles.release(s);
   }
 }
-[[ts::kernel(load_a2, use_a2)]] __global__ void k_a2(const Params p);
+[[ts::kernel(load_a2, use_a2)]] __global__ void k_a2(const __grid_constant__ Params p);
 
 // (b) Circular wait over two 1-stage pipelines: each task takes its output
 // stage, then waits for the other task's output before committing its own.
@@ -75,7 +75,7 @@ __device__ void task_b(const Params &p, ts::producer<Y> y, ts::consumer<X> x) {
     y.commit(sy);
   }
 }
-[[ts::kernel(task_a, task_b)]] __global__ void k_b(const Params p);
+[[ts::kernel(task_a, task_b)]] __global__ void k_b(const __grid_constant__ Params p);
 
 // (c) The consumer waits for two stages per iteration, the producer fills
 // one: bracketing holds, but the consumer's second wait never gets a stage.
@@ -99,7 +99,7 @@ __device__ void use_c(const Params &p, ts::consumer<C> tiles) {
     tiles.release(t);
   }
 }
-[[ts::kernel(load_c, use_c)]] __global__ void k_c(const Params p);
+[[ts::kernel(load_c, use_c)]] __global__ void k_c(const __grid_constant__ Params p);
 
 // (d) Constant domains: the producer loads one extra tile in its tail that no
 // consumer ever waits for (and the producer's drain then waits forever).
@@ -123,4 +123,4 @@ __device__ void use_d(const Params &p, ts::consumer<D> tiles) { // expected-note
     tiles.release(s);
   }
 }
-[[ts::kernel(load_d, use_d)]] __global__ void k_d(const Params p);
+[[ts::kernel(load_d, use_d)]] __global__ void k_d(const __grid_constant__ Params p);

@@ -24,7 +24,7 @@ __device__ void use_a(const Params &p, ts::consumer<A> a) {
     a.release(s);
   }
 }
-[[ts::kernel(load_a, use_a)]] __global__ void k_a(const Params p);
+[[ts::kernel(load_a, use_a)]] __global__ void k_a(const __grid_constant__ Params p);
 
 // (b) A grid-stride loop against a plain one.
 struct [[ts::resource(ts::tma_async, ts::stages(2))]] B { float v[32][32]; };
@@ -44,7 +44,7 @@ __device__ void use_b(const Params &p, ts::consumer<B> b) {
     b.release(s);
   }
 }
-[[ts::kernel(load_b, use_b)]] __global__ void k_b(const Params p);
+[[ts::kernel(load_b, use_b)]] __global__ void k_b(const __grid_constant__ Params p);
 
 // (c) A constant against a runtime count.
 struct [[ts::resource(ts::tma_async, ts::stages(2))]] C { float v[32][32]; };
@@ -64,7 +64,7 @@ __device__ void use_c(const Params &p, ts::consumer<C> c) {
     c.release(s);
   }
 }
-[[ts::kernel(load_c, use_c)]] __global__ void k_c(const Params p);
+[[ts::kernel(load_c, use_c)]] __global__ void k_c(const __grid_constant__ Params p);
 
 // (d) Constant 8 against constant 9: exact, a deadlock.
 struct [[ts::resource(ts::tma_async, ts::stages(2))]] D { float v[32][32]; }; // expected-note {{'D': 2 empty, 0 full stages}}
@@ -84,7 +84,7 @@ __device__ void use_d(const Params &p, ts::consumer<D> d) {
     d.release(s); // expected-note {{trace 30/32: task 'use_d' release of 'D' (iteration 6)}} expected-note {{trace 32/32: task 'use_d' release of 'D' (iteration 7)}}
   }
 }
-[[ts::kernel(load_d, use_d)]] __global__ void k_d(const Params p);
+[[ts::kernel(load_d, use_d)]] __global__ void k_d(const __grid_constant__ Params p);
 
 // (e) Offsets are followed exactly: the consumer takes the first stage
 // before its loop, which starts one later. Right for p.n >= 0, but when
@@ -109,4 +109,4 @@ __device__ void use_e(const Params &p, ts::consumer<E> e) {
     e.release(s);
   }
 }
-[[ts::kernel(load_e, use_e)]] __global__ void k_e(const Params p);
+[[ts::kernel(load_e, use_e)]] __global__ void k_e(const __grid_constant__ Params p);

@@ -49,7 +49,7 @@ __device__ void attend(const Params &p, ts::consumer<Q> q, ts::consumer<S> in) {
   }
   q.release(sq);
 }
-[[ts::kernel(load, relay, attend)]] __global__ void k_a(const Params p);
+[[ts::kernel(load, relay, attend)]] __global__ void k_a(const __grid_constant__ Params p);
 
 // (b) Constant trip counts 1000 and 1001: one wait too many. Exact, not
 // simulated at a capped count.
@@ -70,7 +70,7 @@ __device__ void use_c(const Params &p, ts::consumer<C> c) {
     c.release(s); // expected-note {{trace 3998/4000: task 'use_c' release of 'C' (iteration 998)}} expected-note {{trace 4000/4000: task 'use_c' release of 'C' (iteration 999)}}
   }
 }
-[[ts::kernel(load_c, use_c)]] __global__ void k_b(const Params p);
+[[ts::kernel(load_c, use_c)]] __global__ void k_b(const __grid_constant__ Params p);
 
 // (c) 2^30 iterations on both sides: fine, and decided from the steady
 // state in a few iterations.
@@ -91,4 +91,4 @@ __device__ void use_d(const Params &p, ts::consumer<D> d) {
     d.release(s);
   }
 }
-[[ts::kernel(load_d, use_d)]] __global__ void k_c(const Params p);
+[[ts::kernel(load_d, use_d)]] __global__ void k_c(const __grid_constant__ Params p);

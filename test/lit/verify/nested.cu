@@ -90,7 +90,7 @@ __device__ void mma(const Params &p, ts::consumer<Tile> tiles) {
     p.out[int(t)] = acc[0];
   }
 }
-[[ts::kernel(load, mma)]] __global__ void k(const Params p);
+[[ts::kernel(load, mma)]] __global__ void k(const __grid_constant__ Params p);
 
 // CHECK: load  warps [0, 1)  consumes -  produces Tile  domain(0, p.tiles, 1) > domain(0, p.k_tiles, 1)
 // CHECK: mma  warps [4, 8)  consumes Tile  produces -  domain(0, p.tiles, 1) > domain(0, p.k_tiles, 1)

@@ -25,7 +25,7 @@ __device__ void pointer(const Params &p, ts::consumer<A> a) {
     p.dst[int(i)] = row[threadIdx.x % 32]; // expected-error {{stage of 'A' is used after it was released}} expected-note {{move the use before the release}}
   }
 }
-[[ts::kernel(load, pointer)]] __global__ void k_a(const Params p);
+[[ts::kernel(load, pointer)]] __global__ void k_a(const __grid_constant__ Params p);
 
 // (b) Two stages held at once, handed back newest first.
 [[ts::task(ts::warps(1, 1))]]
@@ -38,7 +38,7 @@ __device__ void newest_first(const Params &p, ts::consumer<A> a) {
     a.release(s);
   }
 }
-[[ts::kernel(load, newest_first)]] __global__ void k_b(const Params p);
+[[ts::kernel(load, newest_first)]] __global__ void k_b(const __grid_constant__ Params p);
 
 // (c) The same stage released twice.
 [[ts::task(ts::warps(1, 1))]]
@@ -50,4 +50,4 @@ __device__ void twice(const Params &p, ts::consumer<A> a) {
     a.release(s); // expected-error {{release of 'A' without an open wait}} expected-error {{release of 'A' hands back a stage that was already released}} expected-note {{wait a stage before the release}} expected-note {{hand each stage back exactly once}}
   }
 }
-[[ts::kernel(load, twice)]] __global__ void k_c(const Params p);
+[[ts::kernel(load, twice)]] __global__ void k_c(const __grid_constant__ Params p);

@@ -32,7 +32,7 @@ __device__ void store(const Params &p, ts::consumer<Tiles> t, ts::producer<Out>)
   }
   ts::pdl_launch_dependents();
 }
-[[ts::kernel(load, store, ts::grid_dependent<Tiles>)]] __global__ void ok(const Params p);
+[[ts::kernel(load, store, ts::grid_dependent<Tiles>)]] __global__ void ok(const __grid_constant__ Params p);
 
 // (a) A launch at the start of a task that waits for nothing: it can run
 // before the loader's wait.
@@ -45,7 +45,7 @@ __device__ void store_early(const Params &p, ts::consumer<Tiles> t, ts::producer
     t.release(s);
   }
 }
-[[ts::kernel(load, store_early, ts::grid_dependent<Tiles>)]] __global__ void early(const Params p);
+[[ts::kernel(load, store_early, ts::grid_dependent<Tiles>)]] __global__ void early(const __grid_constant__ Params p);
 
 // (b) A runtime trip count: with p.n = 0 no stage orders the storer's launch.
 [[ts::task(ts::warps(0, 1))]]
@@ -66,7 +66,7 @@ __device__ void store_n(const Params &p, ts::consumer<Tiles> t, ts::producer<Out
   }
   ts::pdl_launch_dependents(); // expected-error {{task 'store_n' may let dependent grids launch before any task has called ts::pdl_wait() (trip count 0)}} expected-note {{call ts::pdl_launch_dependents() after}}
 }
-[[ts::kernel(load_n, store_n, ts::grid_dependent<Tiles>)]] __global__ void runtime_n(const Params p);
+[[ts::kernel(load_n, store_n, ts::grid_dependent<Tiles>)]] __global__ void runtime_n(const __grid_constant__ Params p);
 
 // (c) A grid-dependent resource filled with no wait, and one filled before
 // the wait.
@@ -78,7 +78,7 @@ __device__ void load_nowait(const Params &p, ts::producer<Tiles> t) { // expecte
     t.commit(s);
   }
 }
-[[ts::kernel(load_nowait, store, ts::grid_dependent<Tiles>)]] __global__ void nowait(const Params p); // expected-note {{'Tiles' is declared grid-dependent here}} expected-note {{no task calls ts::pdl_wait(): add one before the first dependent access, or mark the kernel ts::pdl_waited if it has no predecessor or waits outside the schedule}}
+[[ts::kernel(load_nowait, store, ts::grid_dependent<Tiles>)]] __global__ void nowait(const __grid_constant__ Params p); // expected-note {{'Tiles' is declared grid-dependent here}} expected-note {{no task calls ts::pdl_wait(): add one before the first dependent access, or mark the kernel ts::pdl_waited if it has no predecessor or waits outside the schedule}}
 // expected-error@33 {{task 'store' may let dependent grids launch before any task has called ts::pdl_wait() (trip count 8)}}
 
 [[ts::task(ts::warps(0, 1))]]
@@ -94,13 +94,13 @@ __device__ void load_late(const Params &p, ts::producer<Tiles> t) {
   }
   ts::pdl_launch_dependents();
 }
-[[ts::kernel(load_late, store, ts::grid_dependent<Tiles>)]] __global__ void late(const Params p); // expected-note {{'Tiles' is declared grid-dependent here}}
+[[ts::kernel(load_late, store, ts::grid_dependent<Tiles>)]] __global__ void late(const __grid_constant__ Params p); // expected-note {{'Tiles' is declared grid-dependent here}}
 
 // (d) ts::pdl_waited: the kernel waits outside the schedule; nothing to check.
-[[ts::kernel(load_nowait, store, ts::grid_dependent<Tiles>, ts::pdl_waited)]] __global__ void waited(const Params p);
+[[ts::kernel(load_nowait, store, ts::grid_dependent<Tiles>, ts::pdl_waited)]] __global__ void waited(const __grid_constant__ Params p);
 
 // (e) A declaration naming a resource no task uses.
-[[ts::kernel(load, store, ts::grid_dependent<Tiles, Unused>)]] __global__ void unused(const Params p); // expected-error {{ts::grid_dependent names 'Unused', which no task of kernel 'unused' uses}}
+[[ts::kernel(load, store, ts::grid_dependent<Tiles, Unused>)]] __global__ void unused(const __grid_constant__ Params p); // expected-error {{ts::grid_dependent names 'Unused', which no task of kernel 'unused' uses}}
 // expected-note@11 {{remove it, or give a task of the kernel a handle to it}}
 #else
 // Positions the model cannot follow, and malformed declarations.
@@ -115,5 +115,5 @@ __device__ void inloop(const Params &p, ts::producer<Tiles> t) {
     t.commit(s);
   }
 }
-[[ts::kernel(inloop, ts::grid_dependent<Tiles, Tiles>, ts::pdl_waited, ts::pdl_waited)]] __global__ void k(const Params p); // pos-error {{resource 'Tiles' is listed twice}} pos-note {{list each resource once}} pos-error {{ts::pdl_waited is given twice}} pos-note {{give it once}}
+[[ts::kernel(inloop, ts::grid_dependent<Tiles, Tiles>, ts::pdl_waited, ts::pdl_waited)]] __global__ void k(const __grid_constant__ Params p); // pos-error {{resource 'Tiles' is listed twice}} pos-note {{list each resource once}} pos-error {{ts::pdl_waited is given twice}} pos-note {{give it once}}
 #endif

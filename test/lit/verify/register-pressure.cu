@@ -37,4 +37,4 @@ __device__ void tma_in(const Params &p, ts::producer<Tile> t) {
     t.commit(s);
   }
 }
-[[ts::kernel(copy_in, use, tma_in)]] __global__ void k(const Params p);
+[[ts::kernel(copy_in, use, tma_in)]] __global__ void k(const __grid_constant__ Params p);

@@ -27,7 +27,7 @@ __device__ void math(const Params &p, ts::consumer<Tiles> tiles) {
   }
 }
 
-[[ts::kernel(load, math)]] __global__ void gemm(const Params p);
+[[ts::kernel(load, math)]] __global__ void gemm(const __grid_constant__ Params p);
 
 // One producer warp: warps 1..3 of its group are padded at setmaxnreg 24.
 [[ts::task(ts::warps(0, 1), ts::regs(24))]]
@@ -48,4 +48,4 @@ __device__ void math1(const Params &p, ts::consumer<Tiles> tiles) {
   }
 }
 
-[[ts::kernel(load1, math1)]] __global__ void gemm1(const Params p); // expected-warning {{warps [1, 4) of warp group 0 have no task; padded with an idle task at setmaxnreg 24 [-Wts-padding]}} expected-note {{add a task covering these warps to silence this}}
+[[ts::kernel(load1, math1)]] __global__ void gemm1(const __grid_constant__ Params p); // expected-warning {{warps [1, 4) of warp group 0 have no task; padded with an idle task at setmaxnreg 24 [-Wts-padding]}} expected-note {{add a task covering these warps to silence this}}

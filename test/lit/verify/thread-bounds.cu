@@ -28,7 +28,7 @@ __device__ void use(const Params &p, ts::consumer<Tiles> t, ts::producer<Out>) {
     t.release(s);
   }
 }
-[[ts::kernel(load, use)]] __global__ void ok(const Params p);
+[[ts::kernel(load, use)]] __global__ void ok(const __grid_constant__ Params p);
 
 #ifndef OK
 // Each warp group of the consumer runs its own count.
@@ -49,7 +49,7 @@ __device__ void use_split(const Params &p, ts::consumer<Tiles> t, ts::producer<O
     t.release(s);
   }
 }
-[[ts::kernel(load_n, use_split)]] __global__ void split(const Params p);
+[[ts::kernel(load_n, use_split)]] __global__ void split(const __grid_constant__ Params p);
 
 // Every thread claims its own count with an atomic.
 [[ts::task(ts::warps(0, 1))]]
@@ -70,5 +70,5 @@ __device__ void use_claim(const Params &p, ts::consumer<Tiles> t, ts::producer<O
     t.release(s);
   }
 }
-[[ts::kernel(load_claim, use_claim)]] __global__ void claims(const Params p, int *counter);
+[[ts::kernel(load_claim, use_claim)]] __global__ void claims(const __grid_constant__ Params p, int *counter);
 #endif

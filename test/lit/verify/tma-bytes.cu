@@ -56,7 +56,7 @@ __device__ void use(const Params &p, ts::consumer<A> a, ts::consumer<B> b, ts::c
     }
   }
 }
-[[ts::kernel(skip_some, no_load, guarded, use)]] __global__ void k(const Params p);
+[[ts::kernel(skip_some, no_load, guarded, use)]] __global__ void k(const __grid_constant__ Params p);
 
 // The armed bytes are the whole payload, so every member must be some
 // load's destination (through pointer arithmetic, &m[i], or a nested
@@ -98,7 +98,7 @@ __device__ void use_ab(const Pair2 &p, ts::consumer<AB> ab, ts::consumer<AOnly> 
     }
   }
 }
-[[ts::kernel(half_loaded, use_ab)]] __global__ void members(const Pair2 p);
+[[ts::kernel(half_loaded, use_ab)]] __global__ void members(const __grid_constant__ Pair2 p);
 
 // A nested k-loop whose stage gets no load at all.
 [[ts::task(ts::warps(0, 1))]]
@@ -121,4 +121,4 @@ __device__ void use_ab_only(const Pair2 &p, ts::consumer<AB> ab) {
     }
   }
 }
-[[ts::kernel(nested_none, use_ab_only)]] __global__ void nested(const Pair2 p);
+[[ts::kernel(nested_none, use_ab_only)]] __global__ void nested(const __grid_constant__ Pair2 p);

@@ -26,7 +26,7 @@ __device__ void forged(const Params &p, ts::consumer<A> a) {
     a.release(s);
   }
 }
-[[ts::kernel(load, forged)]] __global__ void k_a(const Params p);
+[[ts::kernel(load, forged)]] __global__ void k_a(const __grid_constant__ Params p);
 
 // (b) A token taken once before the loop and reused by every iteration.
 [[ts::task(ts::warps(1, 1))]]
@@ -38,7 +38,7 @@ __device__ void reused(const Params &p, ts::consumer<A> a) {
     a.release(s);
   }
 }
-[[ts::kernel(load, reused)]] __global__ void k_b(const Params p);
+[[ts::kernel(load, reused)]] __global__ void k_b(const __grid_constant__ Params p);
 
 // (c) A try_wait at the end of the iteration for the next one: on the last
 // iteration no wait follows it.
@@ -52,7 +52,7 @@ __device__ void dangling(const Params &p, ts::consumer<A> a) {
     (void)t;
   }
 }
-[[ts::kernel(load, dangling)]] __global__ void k_c(const Params p);
+[[ts::kernel(load, dangling)]] __global__ void k_c(const __grid_constant__ Params p);
 
 // (d) A token that another wait came between.
 [[ts::task(ts::warps(1, 1))]]
@@ -66,4 +66,4 @@ __device__ void stale(const Params &p, ts::consumer<A> a) {
     a.release(u);
   }
 }
-[[ts::kernel(load, stale)]] __global__ void k_d(const Params p);
+[[ts::kernel(load, stale)]] __global__ void k_d(const __grid_constant__ Params p);

@@ -36,7 +36,7 @@ __device__ void attend(const Params &p, ts::consumer<Q> q, ts::consumer<KV> kv) 
   }
   q.release(sq);
 }
-[[ts::kernel(load, attend)]] __global__ void attention(const Params p);
+[[ts::kernel(load, attend)]] __global__ void attention(const __grid_constant__ Params p);
 
 // Two stages at once (stages >= 2), oldest handed back first.
 struct [[ts::resource(ts::async_async, ts::stages(2))]] Pair { float v[128]; };
@@ -61,4 +61,4 @@ __device__ void sum(const Params &p, ts::consumer<Pair> r) {
     r.release(b);
   }
 }
-[[ts::kernel(fill, sum)]] __global__ void pairs(const Params p);
+[[ts::kernel(fill, sum)]] __global__ void pairs(const __grid_constant__ Params p);

@@ -82,11 +82,16 @@ private:
 template <class R>
 class producer {
 public:
-  __device__ __forceinline__ producer() : pipe_(nullptr), cur_(nullptr), leader_(false) {}
-  /// `leader`: this warp is the task's first warp; its lane 0 arms the
-  /// transaction bytes of a tma_async stage.
-  __device__ __forceinline__ producer(const detail::pipe &p, detail::cursor &c, bool leader)
-      : pipe_(&p), cur_(&c), leader_(leader) {}
+  __device__ __forceinline__ producer()
+      : pipe_(nullptr), cur_(nullptr), leader_(false), arms_(false) {}
+  /// `leader`: this warp is the task's first warp; its lane 0 issues the
+  /// task's TMA loads and arms the transaction bytes of a tma_async stage.
+  /// `arms` is false for every producer task of the stage but the first
+  /// (the plan decides): their leaders only arrive, so the stage expects
+  /// its bytes once.
+  __device__ __forceinline__ producer(const detail::pipe &p, detail::cursor &c, bool leader,
+                                      bool arms = true)
+      : pipe_(&p), cur_(&c), leader_(leader), arms_(arms) {}
 
   /// Waits until the next stage is empty and returns it.
   __device__ __forceinline__ stage<R> acquire() { return acquire(token(false)); }
@@ -98,8 +103,10 @@ public:
     __syncwarp();
     const bool issuer = pipe_->kind == pipeline_kind::tma_async && leader_ &&
                         detail::lane_index() == 0;
-    if (issuer)
+    if (issuer && arms_)
       detail::arrive_expect_tx(pipe_->full + cur_->index, pipe_->tx_bytes);
+    else if (issuer)
+      detail::arrive(pipe_->full + cur_->index);
     const stage<R> s = stage<R>(*pipe_, *cur_, issuer);
     detail::advance(*pipe_, *cur_);
     return s;
@@ -123,6 +130,7 @@ private:
   const detail::pipe *pipe_;
   detail::cursor *cur_;
   bool leader_;
+  bool arms_; ///< Arms the stage's transaction bytes (one producer task).
 };
 
 /// Reads stages of R, then hands them back to the producer.

@@ -244,8 +244,10 @@ private:
                                     : PP.ConsumerStartPhase)
          << "u};\n";
       if (TP.R == Role::Producer) {
+        bool OnlyArrives = PP.TxBytes && !PP.armsTxBytes(TI);
         Args.push_back(Handle + "(" + Pipe + ", " + Cur +
-                       ", ts_warp == " + std::to_string(T.FirstWarp) + "u)");
+                       ", ts_warp == " + std::to_string(T.FirstWarp) + "u" +
+                       (OnlyArrives ? ", false" : "") + ")");
         Drains.push_back("::ts::detail::producer_drain(" + Pipe + ", " + Cur +
                          ");");
       } else {

@@ -44,6 +44,12 @@ struct PipelinePlan {
   unsigned ProducerStartPhase = 1;
   unsigned ConsumerStartPhase = 0;
   uint64_t TxBytes = 0; ///< Armed per stage by the producer leader (TMA).
+  /// The producer task whose leader arms TxBytes: the first. Where several
+  /// producer tasks fill one TMA stage, the others' leaders only arrive, so
+  /// the stage expects its bytes once, whoever loads them.
+  bool armsTxBytes(unsigned Task) const {
+    return TxBytes && !Producers.empty() && Producers.front() == Task;
+  }
   /// Consumers whose work on a stage may start a TMA store from it: their
   /// releases wait for the store's reads; the others skip that wait.
   std::vector<unsigned> StoringConsumers;

@@ -60,8 +60,13 @@ std::string kernelReport(const Program &P, const Kernel &K,
          << " B";
     if (Res.Kind == PipelineKind::TaskOwned)
       OS << "  " << Res.PayloadBytes << " B, private to its task";
-    if (Res.Kind == PipelineKind::TmaAsync)
-      OS << "  tx " << Plan.pipeline(R)->TxBytes << " B";
+    if (Res.Kind == PipelineKind::TmaAsync) {
+      const PipelinePlan &PP = *Plan.pipeline(R);
+      OS << "  tx " << PP.TxBytes << " B";
+      if (PP.Producers.size() > 1) // The plan's one arming producer.
+        OS << " (armed by '" << P.Tasks[PP.Producers.front()].Name << "'"
+           << ")";
+    }
     if (const PipelinePlan *PP = Plan.pipeline(R))
       OS << "  arrivals full " << PP->Counts.Full << " / empty "
          << PP->Counts.Empty;

@@ -91,6 +91,10 @@ TEST(Layout, ArrivalCountsSumOverTasks) {
   EXPECT_EQ(CX.Empty, 256u);
   EXPECT_EQ(CY.Full, 2u);
   EXPECT_EQ(CY.Empty, 256u);
+  // The TMA stage expects its bytes once: p0 arms them, p1 only arrives.
+  EXPECT_TRUE(Plan.pipeline(Y)->armsTxBytes(0));
+  EXPECT_FALSE(Plan.pipeline(Y)->armsTxBytes(1));
+  EXPECT_FALSE(Plan.pipeline(X)->armsTxBytes(0)); // No bytes to arm.
 }
 
 TEST(Layout, SmallAlignmentNeedsNoSlack) {

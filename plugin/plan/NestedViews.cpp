@@ -121,13 +121,28 @@ std::vector<uint64_t> innerTripCounts(const Program &P, const Kernel &K) {
   uint64_t First =
       std::any_of(K.Tasks.begin(), K.Tasks.end(),
                   [&](unsigned TI) { return trapsWhenEmpty(P.Tasks[TI]); });
+  unsigned Outside = 0;
+  for (unsigned TI : K.Tasks)
+    Outside = std::max(Outside, outsideStageOps(P.Tasks[TI]));
   std::vector<uint64_t> Ns;
-  for (uint64_t N = First; N <= innerTripBound(Stages); ++N)
+  for (uint64_t N = First; N <= innerTripBound(Stages, Outside); ++N)
     Ns.push_back(N);
   return Ns;
 }
 
-uint64_t innerTripBound(unsigned Stages) { return uint64_t(Stages) + 3; }
+uint64_t innerTripBound(unsigned Stages, unsigned OutsideOps) {
+  return uint64_t(Stages) + OutsideOps + 3;
+}
+
+unsigned outsideStageOps(const Task &T) {
+  if (!T.Inner.Present)
+    return 0;
+  return unsigned(std::count_if(T.Ops.begin(), T.Ops.end(), [](const Op &O) {
+    return O.Sec == Section::Loop &&
+           (O.Kind == OpKind::Acquire || O.Kind == OpKind::Commit ||
+            O.Kind == OpKind::Wait || O.Kind == OpKind::Release);
+  }));
+}
 
 Program innerUnrolled(const Program &P, const Kernel &K, uint64_t N) {
   Program V = P;

@@ -18,10 +18,15 @@ namespace ts {
 bool hasNestedTask(const Program &P, const Kernel &K);
 
 /// Largest inner trip count checked for a runtime k-loop, given the
-/// kernel's stages summed over its pipelines: every stage buffered between
-/// any two tasks is used up and three more steps run (the bound is tested
-/// against brute force: NestedPropertyTest.cpp).
-uint64_t innerTripBound(unsigned Stages);
+/// kernel's stages summed over its pipelines and the most stage operations
+/// (takes and hand-backs) a task does per tile outside its k-loop: every
+/// stage buffered between any two tasks is used up, each outside operation
+/// may shift a task's place in a ring by one more, and three more steps run
+/// (tested against enumeration: NestedPropertyTest.cpp, NestedShapesTest.cpp).
+uint64_t innerTripBound(unsigned Stages, unsigned OutsideOps = 0);
+
+/// Stage operations (take or hand back) T does per tile outside its k-loop.
+unsigned outsideStageOps(const Task &T);
 
 /// Whether T's k-loop is nonempty() and T reaches it with no blocking op
 /// (acquire, wait) before it: an empty run then surely traps.

@@ -21,7 +21,7 @@
 // REPORT-NEXT: Staging         task_owned        1     32768   1024    196608    229376
 // REPORT: data 229376 B + barriers 64 B = 229440 B (launch size 230448 B) / capacity 232448 B
 // REPORT: verification: PASSED (0 error(s), 0 warning(s))
-// REPORT: protocol: inner loop 1 to 7 times (bounded: docs/verifier.md, "Nested domains"); outer loop, at each: every trip count
+// REPORT: protocol: inner loop 1 to 8 times (bounded: docs/verifier.md, "Nested domains"); outer loop, at each: every trip count
 // PTX: .entry _ZN4gemm11gemm_kernelENS_6ParamsE(
 // PTX: setmaxnreg.inc.sync.aligned.u32 232
 // PTX: mbarrier.try_wait.parity

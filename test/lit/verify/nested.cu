@@ -101,4 +101,4 @@ __device__ void mma(const Params &p, ts::consumer<Tile> tiles) {
 // CHECK: protocol: inner loop 0 to 5 times (bounded: docs/verifier.md, "Nested domains"); outer loop, at each: every trip count
 // NONEMPTY: mma  warps [4, 8)  consumes Tile  produces -  domain(0, p.tiles, 1) > domain(0, p.k_tiles, 1).nonempty()
 // NONEMPTY: verification: PASSED (0 error(s), 0 warning(s))
-// NONEMPTY: protocol: inner loop 1 to 5 times
+// NONEMPTY: protocol: inner loop 1 to 6 times

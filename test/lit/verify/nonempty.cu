@@ -6,7 +6,7 @@
 // RUN: %ts_device -fsyntax-only %s -Xclang -verify
 // RUN: %ts_device -fsyntax-only -DREACHED %s -Xclang -verify=reached -Xclang -plugin-arg-ts -Xclang -report | FileCheck %s
 // reached-no-diagnostics
-// CHECK: protocol: inner loop 1 to 7 times
+// CHECK: protocol: inner loop 1 to 9 times
 #include <ts/ts.h>
 
 struct Params { CUtensorMap a; const float *bias; float *out; int tiles, k_tiles; };

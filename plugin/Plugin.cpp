@@ -36,8 +36,15 @@ struct Options {
   bool NoRewrite = false;
   bool Stats = false; ///< Print how many kernels were planned and verified.
   uint64_t TripBound = DefaultTripBound;
+  /// -debug-hangs[=<ms>]: every generated wait gives up after this long.
+  std::optional<unsigned> HangMs;
   std::vector<std::string> WFlags;
 };
+
+/// The macro the runtime's watchdog reads (include/ts/detail.h).
+std::string hangMacro(unsigned Ms) {
+  return "LIBTS_DEBUG_HANGS=" + std::to_string(Ms);
+}
 
 /// A file libts emitted defines __LIBTS_GENERATED__ itself; a compile that
 /// generates defines it in the predefines.
@@ -103,6 +110,11 @@ public:
   void Initialize(ASTContext &) override {
     if (Inject)
       markGeneration(CI.getPreprocessor());
+    if (O.HangMs) {
+      Preprocessor &PP = CI.getPreprocessor();
+      PP.setPredefines(PP.getPredefines() + "#define LIBTS_DEBUG_HANGS " +
+                       std::to_string(*O.HangMs) + "\n");
+    }
   }
 
   /// Runs before codegen sees each declaration (the plugin goes first):
@@ -164,10 +176,14 @@ private:
     // back in): emit it as it is. Otherwise rewrite now on request.
     if (O.Emit.empty())
       return;
+    // The emitted file restates the watchdog's macro with the -D flags.
+    std::vector<std::pair<std::string, bool>> Macros =
+        CI.getPreprocessorOpts().Macros;
+    if (O.HangMs)
+      Macros.push_back({hangMacro(*O.HangMs), false});
     std::string Text =
         Generated ? SM.getBufferData(SM.getMainFileID()).str()
-                  : rewriteMainFile(mainFile(Ctx, A.X,
-                                             CI.getPreprocessorOpts().Macros,
+                  : rewriteMainFile(mainFile(Ctx, A.X, Macros,
                                              CI.getPreprocessorOpts().Includes),
                                     P, A.R, A.X.KernelSrc, A.X.TaskSrc);
     if (!Text.empty())
@@ -205,6 +221,12 @@ public:
         O.NoRewrite = true;
       else if (A == "stats")
         O.Stats = true;
+      else if (A == "debug-hangs")
+        O.HangMs = 2000;
+      else if (unsigned Ms = 0; A.starts_with("debug-hangs=") &&
+                                !A.drop_front(12).getAsInteger(10, Ms) &&
+                                Ms > 0 && Ms <= 600000)
+        O.HangMs = Ms;
       else if (A.starts_with("trip-bound=") &&
                !A.drop_front(11).getAsInteger(10, O.TripBound) &&
                O.TripBound > 0 && O.TripBound <= 1u << 20)
@@ -217,8 +239,8 @@ public:
             DiagnosticsEngine::Error,
             "libts: unknown or malformed plugin argument '%0' (expected "
             "-emit=<file>, -report[=<file>], -dot=<file>, -json=<file>, "
-            "-html=<file>, -no-rewrite, -stats, -trip-bound=<1..1048576> or "
-            "-W<flag>)");
+            "-html=<file>, -no-rewrite, -stats, -trip-bound=<1..1048576>, "
+            "-debug-hangs[=<1..600000 ms>] or -W<flag>)");
         DE.Report(ID) << A0;
         return false;
       }
@@ -232,8 +254,8 @@ public:
     // parsed right after its declaration (frontend/Inject.h).
     bool Inject =
         isCodeGenAction(CI.getFrontendOpts().ProgramAction) && !O.NoRewrite;
-    auto D =
-        std::make_shared<Driver>(DriverOptions{policyFor(CI, O), O.TripBound});
+    auto D = std::make_shared<Driver>(
+        DriverOptions{policyFor(CI, O), O.TripBound, O.HangMs.has_value()});
     if (Inject) {
       auto State = std::make_shared<InjectState>();
       State->Ctx = &CI.getASTContext();

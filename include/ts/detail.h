@@ -4,6 +4,9 @@
 #define LIBTS_DETAIL_H
 
 #include <cstdint>
+#ifdef LIBTS_DEBUG_HANGS
+#include <cstdio>
+#endif
 
 #include <cuda/ptx>
 
@@ -246,6 +249,54 @@ __device__ __forceinline__ void producer_drain(const pipe &p, cursor &c) {
     advance(p, c);
   }
 }
+
+#ifdef LIBTS_DEBUG_HANGS
+// The watchdog of -debug-hangs=<ms> (docs/guide.md): every generated wait
+// gives up after LIBTS_DEBUG_HANGS milliseconds without progress, says
+// which wait it was and traps. The rewrite passes each handle its site.
+
+/// Where a generated wait stands: the kernel, the task and the resource.
+struct hang_site {
+  const char *kernel;
+  const char *task;
+  const char *resource;
+};
+
+__device__ __forceinline__ uint64_t global_ns() {
+  uint64_t t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+__device__ __noinline__ void report_hang(const hang_site *s, const char *which, unsigned stage,
+                                         unsigned phase, unsigned nth) {
+  if (lane_index() == 0)
+    printf("libts -debug-hangs: kernel '%s', task '%s': wait %u of this task on the %s "
+           "barrier of '%s' (stage %u, parity %u) made no progress in %u ms; CTA (%u, %u, "
+           "%u), warp %u. Trapping.\n",
+           s ? s->kernel : "?", s ? s->task : "?", nth, which, s ? s->resource : "?", stage,
+           phase, unsigned(LIBTS_DEBUG_HANGS), blockIdx.x, blockIdx.y, blockIdx.z,
+           threadIdx.x / 32u);
+  __trap();
+}
+
+/// wait_parity with a deadline; `nth` counts this handle's waits from 1.
+__device__ __forceinline__ void wait_parity_watched(uint64_t *bar, unsigned phase,
+                                                    const hang_site *s, const char *which,
+                                                    unsigned stage, unsigned nth) {
+  const uint64_t start = global_ns();
+  while (!cuda::ptx::mbarrier_try_wait_parity(bar, phase))
+    if (global_ns() - start > uint64_t(LIBTS_DEBUG_HANGS) * 1000000u)
+      report_hang(s, which, stage, phase, nth);
+}
+
+__device__ __forceinline__ void producer_drain(const pipe &p, cursor &c, const hang_site *s) {
+  for (unsigned i = 0; i < p.stages; ++i) {
+    wait_parity_watched(p.empty + c.index, c.phase, s, "empty (drain at exit)", c.index, i + 1);
+    advance(p, c);
+  }
+}
+#endif
 
 /// What a consumer's release does, decided by the plan and written into the
 /// generated call (docs/generated-code.md). A task that never stores from a

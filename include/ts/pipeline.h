@@ -92,13 +92,18 @@ public:
   __device__ __forceinline__ producer(const detail::pipe &p, detail::cursor &c, bool leader,
                                       bool arms = true)
       : pipe_(&p), cur_(&c), leader_(leader), arms_(arms) {}
+#ifdef LIBTS_DEBUG_HANGS
+  __device__ __forceinline__ producer(const detail::pipe &p, detail::cursor &c, bool leader,
+                                      bool arms, const detail::hang_site *site)
+      : pipe_(&p), cur_(&c), leader_(leader), arms_(arms), site_(site) {}
+#endif
 
   /// Waits until the next stage is empty and returns it.
   __device__ __forceinline__ stage<R> acquire() { return acquire(token(false)); }
 
   __device__ __forceinline__ stage<R> acquire(token t) {
     if (!t.ready())
-      detail::wait_parity(pipe_->empty + cur_->index, cur_->phase);
+      block(pipe_->empty + cur_->index, "empty");
     // No lane may run ahead of the leader's expect_tx into its TMA issue.
     __syncwarp();
     const bool issuer = pipe_->kind == pipeline_kind::tma_async && leader_ &&
@@ -127,10 +132,24 @@ public:
   }
 
 private:
+  /// The wait of acquire; with -debug-hangs, watched.
+  __device__ __forceinline__ void block(uint64_t *bar, const char *which) {
+#ifdef LIBTS_DEBUG_HANGS
+    detail::wait_parity_watched(bar, cur_->phase, site_, which, cur_->index, ++waits_);
+#else
+    (void)which;
+    detail::wait_parity(bar, cur_->phase);
+#endif
+  }
+
   const detail::pipe *pipe_;
   detail::cursor *cur_;
   bool leader_;
   bool arms_; ///< Arms the stage's transaction bytes (one producer task).
+#ifdef LIBTS_DEBUG_HANGS
+  const detail::hang_site *site_ = nullptr;
+  unsigned waits_ = 0;
+#endif
 };
 
 /// Reads stages of R, then hands them back to the producer.
@@ -145,13 +164,24 @@ public:
       const detail::pipe &p, detail::cursor &c,
       detail::release_mode mode = detail::release_mode::after_store_reads)
       : pipe_(&p), cur_(&c), oldest_(c.index), mode_(mode) {}
+#ifdef LIBTS_DEBUG_HANGS
+  __device__ __forceinline__ consumer(const detail::pipe &p, detail::cursor &c,
+                                      detail::release_mode mode, const detail::hang_site *site)
+      : pipe_(&p), cur_(&c), oldest_(c.index), mode_(mode), site_(site) {}
+#endif
 
   /// Waits until the next stage is full and returns it.
   __device__ __forceinline__ stage<R> wait() { return wait(token(false)); }
 
   __device__ __forceinline__ stage<R> wait(token t) {
-    if (!t.ready())
+    if (!t.ready()) {
+#ifdef LIBTS_DEBUG_HANGS
+      detail::wait_parity_watched(pipe_->full + cur_->index, cur_->phase, site_, "full",
+                                  cur_->index, ++waits_);
+#else
       detail::wait_parity(pipe_->full + cur_->index, cur_->phase);
+#endif
+    }
     const stage<R> s = stage<R>(*pipe_, *cur_, false);
     detail::advance(*pipe_, *cur_);
     return s;
@@ -189,6 +219,10 @@ private:
   detail::cursor *cur_;
   unsigned oldest_; ///< Slot of the oldest stage held (release order is verified).
   detail::release_mode mode_;
+#ifdef LIBTS_DEBUG_HANGS
+  const detail::hang_site *site_ = nullptr;
+  unsigned waits_ = 0;
+#endif
 };
 
 } // namespace ts

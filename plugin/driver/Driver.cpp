@@ -48,6 +48,7 @@ KernelResult &Driver::decide(const Program &P, size_t KI) {
   auto R = std::make_unique<KernelResult>();
   const Target &T = targetSm90a();
   R->Plan = buildPlan(P, K, T, O.TripBound);
+  R->Plan.WatchHangs = O.WatchHangs;
   R->Verify = verifyKernel(P, K, R->Plan);
   R->Verify.Diags.insert(R->Verify.Diags.begin(), R->Plan.Findings.begin(),
                          R->Plan.Findings.end());

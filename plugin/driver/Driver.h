@@ -29,6 +29,8 @@ struct DriverOptions {
   SeverityPolicy Policy;
   /// Trip counts checked where the every-N argument ends (-trip-bound).
   uint64_t TripBound = 64;
+  /// -debug-hangs: generated waits carry their site for the watchdog.
+  bool WatchHangs = false;
 };
 
 /// What the plan and the checks decided for one kernel.

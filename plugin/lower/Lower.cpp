@@ -199,6 +199,52 @@ private:
     }
   }
 
+  /// A pipeline handle of task TI: its cursor (and, with -debug-hangs, its
+  /// site) declared before the call, the producer's drain after it.
+  std::string pipelineHandle(unsigned TI, const TaskParam &TP,
+                             const std::string &Handle, const std::string &In,
+                             std::vector<std::string> &Drains) {
+    const Task &T = P.Tasks[TI];
+    // One cursor per role: a task may produce and consume one resource.
+    std::string Cur =
+        std::string(TP.R == Role::Producer ? "ts_prod_" : "ts_cons_") +
+        std::to_string(TP.Resource);
+    const PipelinePlan &PP = *Plan.pipeline(TP.Resource);
+    std::string Pipe = "ts_pipe_" + std::to_string(TP.Resource);
+    OS << In << "::ts::detail::cursor " << Cur << "{0u, "
+       << (TP.R == Role::Producer ? PP.ProducerStartPhase
+                                  : PP.ConsumerStartPhase)
+       << "u};\n";
+    // -debug-hangs: the handle's waits name where they stand.
+    std::string Site = Plan.WatchHangs ? "ts_site" + Cur.substr(2) : "";
+    if (Plan.WatchHangs)
+      OS << In << "const ::ts::detail::hang_site " << Site << "{\"" << KS.Name
+         << "\", \"" << T.Name << "\", \"" << P.Resources[TP.Resource].Name
+         << "\"};\n";
+    std::string SiteArg = Plan.WatchHangs ? ", &" + Site : "";
+    if (TP.R == Role::Producer) {
+      bool OnlyArrives = PP.TxBytes && !PP.armsTxBytes(TI);
+      std::string Arms = Plan.WatchHangs ? (OnlyArrives ? ", false" : ", true")
+                         : OnlyArrives   ? ", false"
+                                         : "";
+      Drains.push_back("::ts::detail::producer_drain(" + Pipe + ", " + Cur +
+                       SiteArg + ");");
+      return Handle + "(" + Pipe + ", " + Cur +
+             ", ts_warp == " + std::to_string(T.FirstWarp) + "u" + Arms +
+             SiteArg + ")";
+    }
+    // A consumer that never stores from a stage skips the store wait;
+    // one that only reads through awaited MMAs hands back unfenced.
+    bool Stores = PP.consumerStores(TI);
+    bool Unfenced = PP.Peers > 1 && PP.consumerReadsAsync(TI);
+    std::string Tail;
+    if (!Stores || Unfenced || Plan.WatchHangs)
+      Tail = std::string(", ::ts::detail::release_mode::") +
+             (Stores ? "after_store_reads" : "at_once") +
+             (Unfenced ? "_unfenced" : "");
+    return Handle + "(" + Pipe + ", " + Cur + Tail + SiteArg + ")";
+  }
+
   /// One task call with its cursors and drains. `Keyword` opens a branch on
   /// the task's warps ("" when the enclosing region is exactly the task).
   void task(unsigned TI, const std::string &Keyword,
@@ -233,35 +279,7 @@ private:
                        ")");
         continue;
       }
-      // One cursor per role: a task may produce and consume one resource.
-      std::string Cur =
-          std::string(TP.R == Role::Producer ? "ts_prod_" : "ts_cons_") +
-          std::to_string(TP.Resource);
-      const PipelinePlan &PP = *Plan.pipeline(TP.Resource);
-      std::string Pipe = "ts_pipe_" + std::to_string(TP.Resource);
-      OS << In << "::ts::detail::cursor " << Cur << "{0u, "
-         << (TP.R == Role::Producer ? PP.ProducerStartPhase
-                                    : PP.ConsumerStartPhase)
-         << "u};\n";
-      if (TP.R == Role::Producer) {
-        bool OnlyArrives = PP.TxBytes && !PP.armsTxBytes(TI);
-        Args.push_back(Handle + "(" + Pipe + ", " + Cur +
-                       ", ts_warp == " + std::to_string(T.FirstWarp) + "u" +
-                       (OnlyArrives ? ", false" : "") + ")");
-        Drains.push_back("::ts::detail::producer_drain(" + Pipe + ", " + Cur +
-                         ");");
-      } else {
-        // A consumer that never stores from a stage skips the store wait;
-        // one that only reads through awaited MMAs hands back unfenced.
-        bool Stores = PP.consumerStores(TI);
-        bool Unfenced = PP.Peers > 1 && PP.consumerReadsAsync(TI);
-        std::string Tail;
-        if (!Stores || Unfenced)
-          Tail = std::string(", ::ts::detail::release_mode::") +
-                 (Stores ? "after_store_reads" : "at_once") +
-                 (Unfenced ? "_unfenced" : "");
-        Args.push_back(Handle + "(" + Pipe + ", " + Cur + Tail + ")");
-      }
+      Args.push_back(pipelineHandle(TI, TP, Handle, In, Drains));
     }
     OS << In;
     if (T.Cta)

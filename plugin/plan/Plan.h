@@ -120,6 +120,9 @@ struct KernelPlan {
   BlockLayout Layout;
   /// Some task calls a PDL op: launch with programmatic stream serialization.
   bool Pdl = false;
+  /// The compile asked for the hang watchdog (-debug-hangs): the lowering
+  /// names each handle's kernel, task and resource for its waits.
+  bool WatchHangs = false;
   /// CTAs per cluster along x, y, z (ts::cluster_shape; 1, 1, 1 without).
   unsigned Cluster[3] = {1, 1, 1};
   unsigned ClusterCtas = 1;

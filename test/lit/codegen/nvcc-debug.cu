@@ -15,3 +15,6 @@
 // DEFAULT: setmaxnreg.inc.sync.aligned.u32 232
 // RUN: %nvcc -G -ptx %t.gemm.cu -o - | FileCheck %s --check-prefix=DEBUG
 // DEBUG-NOT: setmaxnreg
+// The watchdog's build compiles with nvcc too.
+// RUN: %ts_device -O3 -S %src/examples/tma_copy.cu -o /dev/null -Xclang -plugin-arg-ts -Xclang -debug-hangs -Xclang -plugin-arg-ts -Xclang -emit=%t.watch.cu
+// RUN: %nvcc -Werror all-warnings -c %t.watch.cu -o %t.watch.o

@@ -582,6 +582,13 @@ void Walker::statement(const Stmt *S) {
     T.Ops.push_back(std::move(Rec));
     return;
   }
+  // A plain block runs once, where it stands: its statements are ops of the
+  // enclosing sequence (its variables end with it, which no op outlives).
+  if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
+    for (const Stmt *X : CS->body())
+      statement(X);
+    return;
+  }
   if (Sec == Section::Loop && G == Guard::Always)
     if (const CXXForRangeStmt *FR = asDomainLoopWithHints(S)) {
       innerLoop(FR);

@@ -147,9 +147,6 @@ __device__ void constructs(const Params &p, ts::producer<Buf> b) {
     while (flag()) { // expected-note {{a 'while' loop starts here}}
       b.acquire(); // expected-error {{pipeline operation 'acquire' is inside a 'while' loop, where libts cannot verify it}} expected-note {{pipeline operations may stand only}}
     }
-    { // expected-note {{a nested block '{ ... }' starts here}}
-      b.acquire(); // expected-error {{pipeline operation 'acquire' is inside a nested block '{ ... }', where libts cannot verify it}} expected-note {{pipeline operations may stand only}}
-    }
     switch (p.n) { // expected-note {{a 'switch' starts here}}
     case 1:
       b.acquire(); // expected-error {{pipeline operation 'acquire' is inside a 'switch', where libts cannot verify it}} expected-note {{pipeline operations may stand only}}

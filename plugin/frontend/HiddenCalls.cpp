@@ -15,8 +15,13 @@ namespace {
 
 struct CallSites : RecursiveASTVisitor<CallSites> {
   std::vector<const CallExpr *> Found;
+  std::vector<const AsmStmt *> Asm;
   bool VisitCallExpr(CallExpr *C) {
     Found.push_back(C);
+    return true;
+  }
+  bool VisitAsmStmt(AsmStmt *A) {
+    Asm.push_back(A);
     return true;
   }
 };
@@ -68,7 +73,36 @@ const CallExpr *scheduleCallIn(const FunctionDecl *F,
   return nullptr;
 }
 
+/// The first statement in Body, or in a user function it calls, that Match
+/// accepts.
+const Stmt *reachIn(const Stmt *Body, const ReachMatch &Match,
+                    std::set<const Decl *> &Seen, unsigned Depth) {
+  if (Depth > 8)
+    return nullptr;
+  CallSites Sites;
+  Sites.TraverseStmt(const_cast<Stmt *>(Body));
+  for (const CallExpr *C : Sites.Found)
+    if (Match(C))
+      return C;
+  for (const AsmStmt *A : Sites.Asm)
+    if (Match(A))
+      return A;
+  for (const CallExpr *C : Sites.Found) {
+    const FunctionDecl *G = followed(C), *Def = nullptr;
+    if (G && G->hasBody(Def) && Def &&
+        Seen.insert(Def->getCanonicalDecl()).second)
+      if (const Stmt *In = reachIn(Def->getBody(), Match, Seen, Depth + 1))
+        return In;
+  }
+  return nullptr;
+}
+
 } // namespace
+
+const Stmt *reaches(const Stmt *S, const ReachMatch &Match) {
+  std::set<const Decl *> Seen;
+  return reachIn(S, Match, Seen, 0);
+}
 
 std::vector<HiddenCall> hiddenScheduleCalls(const Stmt *Body) {
   CallSites Calls;

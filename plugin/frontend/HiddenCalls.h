@@ -11,6 +11,7 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
 
+#include <functional>
 #include <vector>
 
 namespace ts {
@@ -24,6 +25,13 @@ struct HiddenCall {
 /// call ts::pdl_* or ts::wgmma::commit_group / wait_group. Lambdas defined
 /// in Body are not followed: their bodies are part of Body.
 std::vector<HiddenCall> hiddenScheduleCalls(const clang::Stmt *Body);
+
+/// What reaches() looks for: a call or an inline assembly statement.
+using ReachMatch = std::function<bool(const clang::Stmt *)>;
+
+/// The first call or asm statement in S, or in a user function S calls
+/// (through further user functions), that Match accepts; null if none.
+const clang::Stmt *reaches(const clang::Stmt *S, const ReachMatch &Match);
 
 } // namespace ts
 

@@ -4,6 +4,7 @@
 #include "frontend/DiagEmitter.h"
 #include "frontend/HiddenCalls.h"
 #include "frontend/Position.h"
+#include "frontend/TmaLoads.h"
 #include "frontend/Variance.h"
 #include "frontend/Vocabulary.h"
 #include "frontend/Walker.h"
@@ -140,144 +141,6 @@ struct StageEscapes : RecursiveASTVisitor<StageEscapes> {
     if (LambdaDepth)
       if (const auto *V = dyn_cast<VarDecl>(E->getDecl()); V && Stages.count(V))
         InLambda.push_back(E);
-    return true;
-  }
-};
-
-/// Calls to ts::tma::load and load_multicast in one statement, with the stage
-/// whose barrier they complete and whether the call runs on every path of the
-/// statement.
-struct TmaLoads : RecursiveASTVisitor<TmaLoads> {
-  struct Load {
-    unsigned Resource;
-    bool Always;
-    bool Multicast; ///< load_multicast: fills the stage in other CTAs too.
-    std::optional<uint64_t> Mask; ///< Its CTA mask template argument, if any.
-    SourceLocation Loc;
-    Reads Dst,
-        Coords; ///< Multicast: what its destination and coordinates read.
-    std::optional<std::string>
-        Field; ///< Payload member written ("" the whole stage).
-  };
-  ASTContext &Ctx;
-  const std::map<const VarDecl *, HandleParam> &Stages;
-  const Stmt *Top;
-  std::vector<Load> Found;
-
-  TmaLoads(ASTContext &Ctx, const std::map<const VarDecl *, HandleParam> &S,
-           const Stmt *Top)
-      : Ctx(Ctx), Stages(S), Top(Top) {}
-
-  /// ts::tma::load, load_multicast or load_with_barrier (whose barrier may
-  /// still be a stage's).
-  static bool isTmaLoad(const FunctionDecl *F) {
-    if (!F || !F->getIdentifier() ||
-        !llvm::is_contained({"load", "load_multicast", "load_with_barrier"},
-                            F->getName()))
-      return false;
-    const auto *NS = dyn_cast<NamespaceDecl>(F->getDeclContext());
-    return NS && NS->getIdentifier() && NS->getName() == "tma" &&
-           isa<NamespaceDecl>(NS->getDeclContext()) &&
-           cast<NamespaceDecl>(NS->getDeclContext())->getIdentifier() &&
-           cast<NamespaceDecl>(NS->getDeclContext())->getName() == "ts";
-  }
-  /// The stage variable whose s.barrier() (possibly converted, possibly
-  /// kept in a local) is the load's barrier argument.
-  const VarDecl *barrierStage(const Expr *Bar) const {
-    for (int Depth = 0; Depth < 4; ++Depth) {
-      Bar = stripExpr(Bar)->IgnoreCasts();
-      if (const auto *Ref = dyn_cast<DeclRefExpr>(Bar))
-        if (const auto *Local = dyn_cast<VarDecl>(Ref->getDecl());
-            Local && Local->isLocalVarDecl() && Local->getInit()) {
-          Bar = Local->getInit();
-          continue;
-        }
-      Bar = stripExpr(Bar)->IgnoreCasts();
-      const auto *Conv = dyn_cast<CXXMemberCallExpr>(Bar);
-      if (!Conv || !isa_and_nonnull<CXXConversionDecl>(Conv->getMethodDecl()))
-        break;
-      Bar = Conv->getImplicitObjectArgument();
-    }
-    const auto *MC = dyn_cast<CXXMemberCallExpr>(stripExpr(Bar));
-    const auto *DRE =
-        MC ? dyn_cast<DeclRefExpr>(
-                 MC->getImplicitObjectArgument()->IgnoreParenImpCasts())
-           : nullptr;
-    return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-  }
-  /// The payload member a destination points into: `s->b + off`,
-  /// `&s->b[i]`, `s->ab.a` give "b", "b", "ab"; `s.get()` gives "" (the
-  /// stage); nothing when the pointer comes from elsewhere.
-  static std::optional<std::string> payloadMember(const Expr *Dst) {
-    const MemberExpr *Top = nullptr;
-    for (int Depth = 0; Dst && Depth < 16; ++Depth) {
-      Dst = stripExpr(Dst)->IgnoreParenCasts();
-      if (const auto *M = dyn_cast<MemberExpr>(Dst)) {
-        Top = M;
-        Dst = M->getBase();
-      } else if (const auto *B = dyn_cast<BinaryOperator>(Dst);
-                 B && (B->getOpcode() == BO_Add || B->getOpcode() == BO_Sub)) {
-        Dst =
-            B->getLHS()->getType()->isPointerType() ? B->getLHS() : B->getRHS();
-      } else if (const auto *U = dyn_cast<UnaryOperator>(Dst);
-                 U && U->getOpcode() == UO_AddrOf) {
-        Dst = U->getSubExpr();
-      } else if (const auto *AS = dyn_cast<ArraySubscriptExpr>(Dst)) {
-        Dst = AS->getBase();
-      } else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Dst);
-                 MC && tsRecord(MC->getImplicitObjectArgument()->getType(),
-                                "stage")) {
-        return Top ? Top->getMemberDecl()->getNameAsString()
-                   : std::string(); // s.get()
-      } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Dst);
-                 OC && OC->getNumArgs() &&
-                 tsRecord(OC->getArg(0)->getType(), "stage")) {
-        return Top ? Top->getMemberDecl()->getNameAsString()
-                   : std::string(); // s->, *s
-      } else {
-        return std::nullopt;
-      }
-    }
-    return std::nullopt;
-  }
-  /// The CTA mask written as load_multicast's template argument, if any.
-  std::optional<uint64_t> maskArgument(const CallExpr *C) const {
-    const auto *Ref = dyn_cast<DeclRefExpr>(C->getCallee()->IgnoreImpCasts());
-    if (!Ref || Ref->getNumTemplateArgs() == 0)
-      return std::nullopt;
-    const TemplateArgument &A = Ref->template_arguments()[0].getArgument();
-    if (A.getKind() == TemplateArgument::Integral)
-      return A.getAsIntegral().getZExtValue();
-    if (A.getKind() == TemplateArgument::Expression)
-      if (std::optional<llvm::APSInt> V =
-              A.getAsExpr()->getIntegerConstantExpr(Ctx))
-        return V->getZExtValue();
-    return std::nullopt;
-  }
-  bool VisitCallExpr(CallExpr *C) {
-    const FunctionDecl *F = C->getDirectCallee();
-    if (!isTmaLoad(F) || C->getNumArgs() == 0)
-      return true;
-    const VarDecl *V = barrierStage(C->getArg(C->getNumArgs() - 1));
-    auto It = V ? Stages.find(V) : Stages.end();
-    if (It == Stages.end())
-      return true;
-    // Unconditional only when the load is the whole statement.
-    const auto *TopE = dyn_cast_or_null<Expr>(Top);
-    bool Multicast = F->getName() == "load_multicast";
-    Found.push_back({It->second.Resource,
-                     TopE && stripExpr(TopE) == C,
-                     Multicast,
-                     Multicast ? maskArgument(C) : std::nullopt,
-                     C->getExprLoc(),
-                     {},
-                     {},
-                     payloadMember(C->getArg(0))});
-    if (Multicast && C->getNumArgs() == 4) {
-      // (dst, &map, {c0, ...}, barrier)
-      Found.back().Dst = readsOf(Ctx, {C->getArg(0)});
-      Found.back().Coords = readsOf(Ctx, {C->getArg(2)});
-    }
     return true;
   }
 };
@@ -603,6 +466,8 @@ void Walker::statement(const Stmt *S) {
   // Any other statement: it is work on every stage it mentions.
   StageRefs Refs(Stages);
   Refs.TraverseStmt(const_cast<Stmt *>(S));
+  if (!Refs.Found.empty() && (addressAssigned(S) || hiddenAsync(S)))
+    return;
   deriveStages(S, Refs);
   TmaLoads Loads(Ctx, Stages, S);
   if (!Refs.Found.empty())
@@ -627,6 +492,7 @@ void Walker::statement(const Stmt *S) {
     Rec.AsyncRead = Mma;
     Rec.MayStoreAsync = Stores;
     Rec.AddressOnly = addressOnly(S);
+    std::optional<bool> Known; // every load's bytes, once there is one
     for (const TmaLoads::Load &Ld : Loads.Found) {
       if (Ld.Resource != H.Resource || H.R != Role::Producer)
         continue;
@@ -635,6 +501,11 @@ void Walker::statement(const Stmt *S) {
         Rec.LoadFieldsKnown = false;
       else if (Ld.Always) // a load that may be skipped fills nothing for sure
         Rec.LoadFields.push_back(*Ld.Field);
+      if (Ld.Always) {
+        Known = Known.value_or(true) && Ld.Bytes && !Ld.Multicast;
+        Rec.LoadBytes += Ld.Bytes && !Ld.Multicast ? *Ld.Bytes : 0;
+      }
+      Rec.LoadPerWarp |= Ld.PerWarp;
       if (Ld.Multicast && !Rec.TmaMulticast) {
         Rec.TmaMulticast = true;
         Rec.McastMask = Ld.Mask;
@@ -643,6 +514,7 @@ void Walker::statement(const Stmt *S) {
         Rec.McastCoords = Ld.Coords;
       }
     }
+    Rec.LoadBytesKnown = Known.value_or(false);
     T.Ops.push_back(std::move(Rec));
   }
 }
@@ -657,13 +529,87 @@ void Walker::deriveStages(const Stmt *S, const StageRefs &Refs) {
   const VarDecl *From = Refs.Found.front().first;
   for (const Decl *D : DS->decls()) {
     const auto *V = dyn_cast<VarDecl>(D);
-    if (!V || !V->hasInit() ||
-        !(V->getType()->isPointerType() || V->getType()->isReferenceType() ||
-          isWgmmaValue(V->getInit())))
+    if (!V || !V->hasInit() || !carriesAddress(V->getType(), V->getInit()))
       continue;
     Stages[V] = Stages.at(From);
     StageIds[V] = StageIds.at(From);
   }
+}
+
+/// A value of type T from E stands for a stage's memory: a pointer or
+/// reference into it, a ts::wgmma descriptor, or an integer computed from
+/// one (descriptor arithmetic `d + 2`, a shared-memory address from
+/// `__cvta_generic_to_shared(s->a)`).
+bool Walker::carriesAddress(QualType T, const Expr *E) const {
+  if (T->isPointerType() || T->isReferenceType() || isWgmmaValue(E))
+    return true;
+  if (!T->isIntegralOrEnumerationType())
+    return false;
+  struct Flow : RecursiveASTVisitor<Flow> {
+    const Walker &W;
+    bool Found = false;
+    explicit Flow(const Walker &W) : W(W) {}
+    bool refsStage(const Expr *X) {
+      StageRefs R(W.Stages);
+      R.TraverseStmt(const_cast<Expr *>(X));
+      return !R.Found.empty();
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *R) { // a derived integer
+      const auto *V = dyn_cast<VarDecl>(R->getDecl());
+      Found |=
+          V && W.Stages.count(V) && V->getType()->isIntegralOrEnumerationType();
+      return !Found;
+    }
+    bool VisitCastExpr(CastExpr *C) {
+      Found |= C->getCastKind() == CK_PointerToIntegral &&
+               refsStage(C->getSubExpr());
+      return !Found;
+    }
+    bool VisitCallExpr(CallExpr *C) {
+      if (C->getType()->isIntegralOrEnumerationType())
+        for (const Expr *A : C->arguments())
+          Found |= A->getType()->isPointerType() && refsStage(A);
+      return !Found;
+    }
+  } F(*this);
+  F.TraverseStmt(const_cast<Expr *>(E));
+  return F.Found;
+}
+
+/// Inline assembly that issues asynchronous PTX where a stage is used: the
+/// verifier cannot see what it reads or when.
+bool Walker::hiddenAsync(const Stmt *S) {
+  const AsmStmt *A = asyncAsm(S);
+  if (!A)
+    return false;
+  error(S->getBeginLoc(),
+        "cannot verify: inline assembly issues asynchronous PTX (wgmma, "
+        "cp.async or tcgen05) in a statement that uses a stage",
+        "the verifier cannot see which stage it reads or writes, nor when; "
+        "use ts::wgmma and ts::tma calls, which it follows",
+        A->getAsmLoc());
+  return true;
+}
+
+/// A stage's address assigned to a variable declared elsewhere: its uses
+/// could not be tied to the stage (an MMA reading it after the release).
+bool Walker::addressAssigned(const Stmt *S) {
+  const auto *B = dyn_cast<BinaryOperator>(S);
+  if (!B || B->getOpcode() != BO_Assign)
+    return false;
+  StageRefs Refs(Stages);
+  Refs.TraverseStmt(B->getRHS());
+  if (Refs.Found.empty() ||
+      !carriesAddress(B->getLHS()->getType(), B->getRHS()))
+    return false;
+  error(B->getOperatorLoc(),
+        "cannot verify: an address in a stage is assigned to '" +
+            sourceText(Ctx, B->getLHS()->getSourceRange()) +
+            "', declared elsewhere",
+        "declare the variable where it is initialised ('auto *p = s->a;', "
+        "'const uint64_t d = ts::wgmma::make_desc_sw128(s->a);'): the "
+        "verifier follows such variables to every use");
+  return true;
 }
 
 const VarDecl *Walker::stageVar(const Expr *E) const {

@@ -65,6 +65,9 @@ private:
   void body(const clang::Stmt *B);
   void bindOperands(const OpCall &Op, const clang::VarDecl *Bound, ts::Op &Rec);
   void deriveStages(const clang::Stmt *S, const StageRefs &Refs);
+  bool carriesAddress(clang::QualType T, const clang::Expr *E) const;
+  bool addressAssigned(const clang::Stmt *S);
+  bool hiddenAsync(const clang::Stmt *S);
   const clang::VarDecl *stageVar(const clang::Expr *E) const;
   const clang::CXXForRangeStmt *asDomainLoopWithHints(const clang::Stmt *S);
   void checkJumps(const clang::Stmt *S, bool InLoop, unsigned Breakable,

@@ -1,5 +1,6 @@
 //===- Wgmma.cpp - Recognising ts::wgmma calls in task bodies -------------===//
 #include "frontend/Wgmma.h"
+#include "frontend/HiddenCalls.h"
 #include "frontend/Vocabulary.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -42,20 +43,24 @@ const CallExpr *asMmaGroupCall(const Expr *E, OpKind &Kind, unsigned &Pending) {
   return C;
 }
 
-namespace {
-struct MmaCalls : RecursiveASTVisitor<MmaCalls> {
-  bool Found = false;
-  bool VisitCallExpr(CallExpr *C) {
-    Found |= isWgmmaDecl(C->getDirectCallee(), "mma");
-    return !Found;
-  }
-};
-} // namespace
-
 bool issuesMma(const Stmt *S) {
-  MmaCalls V;
-  V.TraverseStmt(const_cast<Stmt *>(S));
-  return V.Found;
+  // Helpers are followed: an MMA issued in a function the statement calls
+  // reads the stage after the call returns all the same.
+  return reaches(S, [](const Stmt *X) {
+           const auto *C = dyn_cast<CallExpr>(X);
+           return C && isWgmmaDecl(C->getDirectCallee(), "mma");
+         }) != nullptr;
+}
+
+const AsmStmt *asyncAsm(const Stmt *S) {
+  return cast_or_null<AsmStmt>(reaches(S, [](const Stmt *X) {
+    const auto *A = dyn_cast<GCCAsmStmt>(X);
+    if (!A)
+      return false;
+    StringRef Text = A->getAsmString()->getString();
+    return llvm::any_of(AsyncPtx,
+                        [&](const char *Op) { return Text.contains(Op); });
+  }));
 }
 
 bool isWgmmaValue(const Expr *E) {

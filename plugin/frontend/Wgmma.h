@@ -24,8 +24,16 @@ bool isWgmmaDecl(const clang::FunctionDecl *F, llvm::StringRef Prefix = "");
 const clang::CallExpr *asMmaGroupCall(const clang::Expr *E, OpKind &Kind,
                                       unsigned &Pending);
 
-/// Whether S issues an MMA (a call to ts::wgmma::mma*), anywhere inside.
+/// Whether S issues an MMA (a call to ts::wgmma::mma*), anywhere inside,
+/// or in a function it calls.
 bool issuesMma(const clang::Stmt *S);
+
+/// PTX that reads or writes shared memory asynchronously: inline assembly
+/// issuing it on a stage hides the access from the verifier.
+inline constexpr const char *AsyncPtx[] = {"wgmma", "cp.async", "tcgen05"};
+
+/// Inline assembly in S, or in a function it calls, that issues AsyncPtx.
+const clang::AsmStmt *asyncAsm(const clang::Stmt *S);
 
 /// Whether E is a ts::wgmma call (a descriptor built from an address): a
 /// variable it initialises stands for the memory it describes.

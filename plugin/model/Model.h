@@ -172,6 +172,12 @@ struct Op {
   /// member. LoadFieldsKnown: every load's destination was resolved.
   std::vector<std::string> LoadFields;
   bool LoadFieldsKnown = true;
+  /// The bytes its loads on every path deliver, when each load's box is a
+  /// whole object of the stage (LoadBytesKnown; multicast loads are not);
+  /// LoadPerWarp: one is a load_with_barrier, which every warp issues.
+  uint64_t LoadBytes = 0;
+  bool LoadBytesKnown = false;
+  bool LoadPerWarp = false;
   /// The task's stage variable this op binds (acquire/wait), hands back
   /// (commit/release) or touches (work); NoStage when none.
   int Stage = NoStage;

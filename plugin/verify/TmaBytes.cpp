@@ -25,6 +25,10 @@ struct Window {
   std::set<std::string> Fields;  ///< Payload members the loads write.
   bool Whole = false;            ///< A load at the stage itself.
   bool FieldsKnown = true;
+  uint64_t Bytes = 0;     ///< What the loads under the acquire's guard deliver,
+  bool BytesKnown = true; ///< counting every load's box.
+  const Op *Load = nullptr;    ///< The first load.
+  const Op *PerWarp = nullptr; ///< The first load_with_barrier.
 };
 
 /// Brackets are checked elsewhere: here, each acquire up to the next commit
@@ -42,6 +46,14 @@ std::vector<Window> windows(const Task &T, unsigned R) {
         Open.Acquire = &O;
       } else if (O.Kind == OpKind::Work && Open.Acquire) {
         Open.Loaded |= O.TmaLoad && O.G == Open.Acquire->G;
+        if (O.TmaLoad || O.TmaLoadMaybeSkipped) {
+          bool Same = O.TmaLoad && O.G == Open.Acquire->G;
+          Open.Bytes += Same ? O.LoadBytes : 0;
+          Open.BytesKnown &= Same && O.LoadBytesKnown;
+          Open.Load = Open.Load ? Open.Load : &O;
+          if (O.LoadPerWarp && !Open.PerWarp)
+            Open.PerWarp = &O;
+        }
         if (O.TmaLoadMaybeSkipped && !Open.Skippable)
           Open.Skippable = &O;
         for (const std::string &F : O.LoadFields)
@@ -83,11 +95,11 @@ void reportUnloaded(const Resource &Res, uint64_t TxBytes, const Window &W,
 /// With the whole payload armed, every member must be some load's
 /// destination: a member no load writes never delivers its bytes. Producer
 /// tasks of one resource fill a stage together.
-void checkMembers(const Program &P, const Kernel &K, unsigned R,
+bool checkMembers(const Program &P, const Kernel &K, unsigned R,
                   uint64_t TxBytes, DiagList &Out) {
   const Resource &Res = P.Resources[R];
   if (Res.Fields.empty() || TxBytes != Res.PayloadBytes)
-    return;
+    return false;
   std::set<std::string> Written;
   std::optional<Window> First; // where to report
   for (unsigned TI : K.Tasks) {
@@ -95,7 +107,7 @@ void checkMembers(const Program &P, const Kernel &K, unsigned R,
     std::optional<std::set<std::string>> Every; // members every window writes
     for (const Window &W : Ws) {
       if (!W.FieldsKnown || W.Whole || !W.Loaded)
-        return; // unresolved, or reported by the check above
+        return false; // unresolved, or reported by the check above
       std::set<std::string> Both;
       for (const std::string &F : W.Fields)
         if (!Every || Every->count(F))
@@ -125,8 +137,94 @@ void checkMembers(const Program &P, const Kernel &K, unsigned R,
          "load " + quote(F.Name) +
              " between acquire and commit, or declare "
              "ts::tx_bytes(N) with the bytes the loads deliver");
-    return;
+    return true;
   }
+  return false;
+}
+
+/// load_with_barrier is issued by lane 0 of every calling warp: into a
+/// stage armed once, a task of several warps delivers its box once per warp.
+void checkPerWarp(const Task &T, const Resource &Res, const Window &W,
+                  DiagList &Out) {
+  if (!W.PerWarp || T.NumWarps < 2)
+    return;
+  Diag &D = report(Out, Check::TmaBytes, W.PerWarp->Loc,
+                   "ts::tma::load_with_barrier into " + quote(Res.Name) +
+                       " is issued by each of the " +
+                       std::to_string(T.NumWarps) + " warps of " +
+                       quote(T.Name) + ", so the stage receives its box " +
+                       std::to_string(T.NumWarps) + " times");
+  note(D, W.Acquire->Loc,
+       "the acquire arms the stage's bytes once; call ts::tma::load(..., "
+       "s.barrier()), which one elected thread issues");
+}
+
+std::string deliveredWords(uint64_t Delivered, uint64_t Armed) {
+  return Delivered < Armed
+             ? "consumers of the stage wait forever for the rest"
+             : "the phase completes before the last bytes land and the "
+               "surplus counts against a later phase";
+}
+
+/// The bytes a stage's loads deliver must be the bytes its acquire arms: a
+/// load's box is its destination (a whole member, or the stage), so the
+/// sum is known when every load names one. Producer tasks of one resource
+/// fill a stage together: the armed bytes are their sum.
+void checkDelivered(const Program &P, const Kernel &K, unsigned R,
+                    uint64_t Armed, DiagList &Out) {
+  const Resource &Res = P.Resources[R];
+  uint64_t Total = 0;
+  bool Known = true;
+  std::vector<std::pair<const Task *, std::vector<Window>>> Parts;
+  for (unsigned TI : K.Tasks) {
+    const Task &T = P.Tasks[TI];
+    std::vector<Window> Ws = windows(T, R);
+    if (Ws.empty())
+      continue;
+    for (const Window &W : Ws)
+      Known &= W.BytesKnown && W.Loaded && !W.PerWarp;
+    Total += Ws.front().Bytes;
+    Parts.push_back({&T, std::move(Ws)});
+  }
+  for (auto &[T, Ws] : Parts)
+    for (const Window &W : Ws) {
+      uint64_t Delivered = Total - Ws.front().Bytes + W.Bytes;
+      if (!W.Load || (Known ? Delivered == Armed : W.Bytes <= Armed))
+        continue;
+      Diag &D = report(Out, Check::TmaBytes, W.Load->Loc,
+                       "TMA loads into " + quote(Res.Name) + " deliver " +
+                           (Known ? "" : "at least ") +
+                           std::to_string(Known ? Delivered : W.Bytes) +
+                           " bytes per stage, but its acquire arms " +
+                           std::to_string(Armed));
+      note(D, W.Acquire->Loc,
+           "acquire armed " + std::to_string(Armed) +
+               (Res.TxBytes ? " transaction bytes here (ts::tx_bytes); "
+                            : " transaction bytes here (the payload); ") +
+               deliveredWords(Known ? Delivered : W.Bytes, Armed));
+      note(D, Res.Loc,
+           "a load's box is its destination (a member of the stage, or the "
+           "stage): declare ts::tx_bytes(N) with the bytes the loads deliver");
+      return;
+    }
+}
+
+/// Only a tma_async stage's acquire arms transaction bytes; another
+/// stage's full barrier completes on its producer's arrivals, before the
+/// load lands.
+void checkNotTma(const Task &T, const Resource &Res, unsigned R,
+                 DiagList &Out) {
+  for (const Op &O : T.Ops)
+    if (O.Resource == R && (O.TmaLoad || O.TmaLoadMaybeSkipped)) {
+      Diag &D = report(Out, Check::TmaBytes, O.Loc,
+                       "TMA load completes a stage of " + quote(Res.Name) +
+                           ", which is not a ts::tma_async resource");
+      note(D, Res.Loc,
+           "its stages complete when the producer's threads arrive, "
+           "before the load lands; declare it ts::tma_async, whose "
+           "acquire arms the bytes the load delivers");
+      return;
+    }
 }
 
 } // namespace
@@ -137,16 +235,21 @@ void checkTmaBytes(const Program &P, const Kernel &K, const KernelPlan &Plan,
   for (unsigned TI : K.Tasks) {
     const Task &T = P.Tasks[TI];
     for (unsigned R : T.Produces) {
-      if (P.Resources[R].Kind != PipelineKind::TmaAsync)
+      if (P.Resources[R].Kind != PipelineKind::TmaAsync) {
+        checkNotTma(T, P.Resources[R], R, Out);
         continue;
+      }
       Produced.insert(R);
-      for (const Window &W : windows(T, R))
+      for (const Window &W : windows(T, R)) {
         if (!W.Loaded)
           reportUnloaded(P.Resources[R], Plan.pipeline(R)->TxBytes, W, Out);
+        checkPerWarp(T, P.Resources[R], W, Out);
+      }
     }
   }
   for (unsigned R : Produced)
-    checkMembers(P, K, R, Plan.pipeline(R)->TxBytes, Out);
+    if (!checkMembers(P, K, R, Plan.pipeline(R)->TxBytes, Out))
+      checkDelivered(P, K, R, Plan.pipeline(R)->TxBytes, Out);
 }
 
 } // namespace ts

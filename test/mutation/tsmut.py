@@ -434,6 +434,7 @@ class Task:
     inner_var: str = ""
     inner_args: List[Tuple[int, int]] = field(default_factory=list)
     inner_block: Optional[Block] = None
+    warps: Optional[int] = None  # ts::warps(first, count): count, when constant
     trips: Optional[int] = None  # constant trip count of the domain loop (None: runtime)
     inner_trips: Optional[int] = None
     # `ts::domain(...).nonempty()`: the loop traps when its range is empty, so
@@ -624,6 +625,11 @@ def parse(path: str, src: str) -> Source:
             if hm.group(3):
                 handles[hm.group(3)] = (hm.group(1), hm.group(2))
         task = Task(name, handles, (bo + 1, be))
+        wm = re.search(r"ts\s*::\s*warps\s*\(", text[m.end():pc])
+        if wm:
+            wo = m.end() + wm.end() - 1
+            wargs = _top_level_args(text, wo + 1, _match(text, wo))
+            task.warps = _const_value(text, defines, text[wargs[-1][0]:wargs[-1][1]]) if wargs else None
         _walk_task(text, src, task, resources)
         tasks[name] = task
 
@@ -2796,6 +2802,74 @@ def op_drop_grid_constant(ctx: Ctx):
                       "the same attribute, written before the qualifier", [(a, b, "__grid_constant__ const ")])
 
 
+# A load's destination that is a whole member of the stage or the stage:
+# the verifier knows the bytes it delivers (its box is the destination).
+_WHOLE_DST = re.compile(r"\s*&?\s*(\w+)\s*(?:->\s*\w+|\.\s*get\s*\(\s*\))\s*")
+
+
+def _plain_loads(ctx: Ctx, task: Task):
+    """(statement, argument spans, resource) of each `ts::tma::load(...)`
+    statement of a task whose barrier is a stage the task acquired."""
+    for st in task.stmts:
+        m = _LOAD_STMT.match(st.text.strip())
+        if not m or "multicast" in m.group(0):
+            continue
+        po = ctx.t.index("(", st.start + (len(st.text) - len(st.text.lstrip())) + m.end() - 1)
+        args = _top_level_args(ctx.t, po + 1, _match(ctx.t, po))
+        bm = _BARRIER_ARG.search(st.text)
+        res = None
+        for o in task.ops:
+            if bm and o.bound == bm.group(1) and o.method in ("acquire", "try_acquire"):
+                res = o.resource
+        if res is not None and len(args) == 4:
+            yield st, args, res
+
+
+def op_arm_tx_bytes(ctx: Ctx):
+    """Add `ts::tx_bytes(16)` to a tma_async resource whose loads all write
+    whole members of the stage (BUG: they deliver more than the 16 bytes
+    armed, so a phase completes before its data lands)."""
+    loads: Dict[str, List[bool]] = {}
+    for task in ctx.s.tasks.values():
+        for st, args, res in _plain_loads(ctx, task):
+            whole = _WHOLE_DST.fullmatch(ctx.t[args[0][0]:args[0][1]]) is not None
+            loads.setdefault(res, []).append(whole)
+    for m in _RES_ATTR.finditer(ctx.t):
+        res = m.group(2)
+        if "tx_bytes" in m.group(1) or ctx.kind(res) != "tma_async" or not loads.get(res) or \
+                not all(loads[res]):
+            continue
+        at = m.end(1)
+        yield _mk(ctx, "arm_tx_bytes", BUG, at, "resource '%s': add `ts::tx_bytes(16)`" % res,
+                  "its loads deliver whole members of the stage, far more than the 16 bytes "
+                  "armed: the full phase completes before the data lands, and the surplus "
+                  "counts against a later phase", [(at, at, ", ts::tx_bytes(16)")])
+
+
+def op_load_per_warp(ctx: Ctx):
+    """`ts::tma::load(d, m, c, s.barrier())` ->
+    `ts::tma::load_with_barrier(d, m, c, static_cast<uint64_t *>(s.barrier()))`:
+    lane 0 of every warp of the task issues it (BUG in a task of several
+    warps: the stage receives its box once per warp; VALID with one warp)."""
+    for task in sorted(ctx.s.tasks.values(), key=lambda x: x.body):
+        if task.warps is None:
+            continue
+        for st, args, res in _plain_loads(ctx, task):
+            if ctx.kind(res) != "tma_async":
+                continue
+            name = ctx.t.rindex("load", st.start, args[0][0])
+            bar = args[3]
+            edits = [(name, name + 4, "load_with_barrier"),
+                     (bar[0], bar[0], "static_cast<uint64_t *>("), (bar[1], bar[1], ")")]
+            bug = task.warps > 1
+            yield _mk(ctx, "load_per_warp", BUG if bug else VALID, st.start,
+                      "task '%s' (%d warps): `ts::tma::load` -> `load_with_barrier`" % (task.name, task.warps),
+                      ("each of its %d warps issues the load into the stage armed once: the "
+                       "stage receives its bytes %d times" % (task.warps, task.warps)) if bug else
+                      "one warp issues the load on the stage's barrier, as the elected lane did",
+                      edits)
+
+
 OPERATORS = [
     ("drop_close", op_drop_close),
     ("dup_close", op_dup_close),
@@ -2836,6 +2910,8 @@ OPERATORS = [
     ("drop_load", op_drop_load),
     ("lane_bound", op_lane_bound),
     ("drop_grid_constant", op_drop_grid_constant),
+    ("arm_tx_bytes", op_arm_tx_bytes),
+    ("load_per_warp", op_load_per_warp),
 ]
 
 

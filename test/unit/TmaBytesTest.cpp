@@ -158,3 +158,47 @@ TEST(ThreadBounds, ABoundReadPerThreadIsAnError) {
 }
 
 } // namespace
+
+namespace {
+
+/// A stage of 4096 payload bytes filled by one load of Bytes (known or not)
+/// from a task of Warps warps, with Tx armed (none: the payload).
+DiagList delivered(uint64_t Bytes, bool Known, std::optional<uint64_t> Tx,
+                   unsigned Warps = 1, bool PerWarp = false) {
+  Builder B;
+  unsigned T = B.tma("Tiles", 4, 4096);
+  B.P.Resources[T].TxBytes = Tx;
+  B.task("load", 0, Warps).produces(T).loop(std::nullopt).body().fill(T);
+  Op &Work = B.P.Tasks[0].Ops[1];
+  Work.LoadBytes = Bytes;
+  Work.LoadBytesKnown = Known;
+  Work.LoadPerWarp = PerWarp;
+  return tmaBytes(B);
+}
+
+TEST(TmaBytes, DeliveredBytesMatchTheArmedOnes) {
+  EXPECT_TRUE(delivered(4096, true, std::nullopt).empty());
+  EXPECT_TRUE(delivered(1024, true, 1024).empty());
+  // Unknown extents: only what is known to exceed the armed bytes counts.
+  EXPECT_TRUE(delivered(1024, false, std::nullopt).empty());
+  DiagList Few = delivered(2048, true, std::nullopt);
+  ASSERT_EQ(Few.size(), 1u) << dump(Few);
+  EXPECT_EQ(Few[0].Message, "TMA loads into 'Tiles' deliver 2048 bytes per "
+                            "stage, but its acquire arms 4096");
+  EXPECT_NE(Few[0].Notes[0].Message.find("wait forever"), std::string::npos);
+  DiagList Many = delivered(8192, false, 4096);
+  ASSERT_EQ(Many.size(), 1u) << dump(Many);
+  EXPECT_EQ(Many[0].Message, "TMA loads into 'Tiles' deliver at least 8192 "
+                             "bytes per stage, but its acquire arms 4096");
+}
+
+TEST(TmaBytes, RawBarrierLoadFromSeveralWarps) {
+  EXPECT_TRUE(delivered(4096, true, std::nullopt, 1, true).empty());
+  DiagList D = delivered(4096, true, std::nullopt, 2, true);
+  ASSERT_EQ(D.size(), 1u) << dump(D);
+  EXPECT_EQ(D[0].Message, "ts::tma::load_with_barrier into 'Tiles' is issued "
+                          "by each of the 2 warps of 'load', so the stage "
+                          "receives its box 2 times");
+}
+
+} // namespace

@@ -122,3 +122,178 @@ __device__ void use_ab_only(const Pair2 &p, ts::consumer<AB> ab) {
   }
 }
 [[ts::kernel(nested_none, use_ab_only)]] __global__ void nested(const __grid_constant__ Pair2 p);
+
+// The bytes the loads deliver (each box is its destination: a member or the
+// stage) must be the bytes the acquire arms.
+struct [[ts::resource(ts::tma_async, ts::stages(2), ts::tx_bytes(2048))]] Short { // expected-note {{a load's box is its destination (a member of the stage, or the stage): declare ts::tx_bytes(N) with the bytes the loads deliver}}
+  float v[32][32];
+};
+struct [[ts::resource(ts::tma_async, ts::stages(2), ts::tx_bytes(8192))]] Long { // expected-note {{a load's box is its destination}}
+  float v[32][32];
+  float w[32][48];
+};
+struct [[ts::resource(ts::tma_async, ts::stages(2))]] Halves { // expected-note {{a load's box is its destination}}
+  float a[16][32];
+  float b[16][32];
+};
+[[ts::task(ts::warps(0, 1))]]
+__device__ void short_armed(const Params &p, ts::producer<Short> sh, ts::producer<Long> lo) {
+  for (auto i : ts::domain(0, p.n)) {
+    auto s = sh.acquire(); // expected-note {{acquire armed 2048 transaction bytes here (ts::tx_bytes); the phase completes before the last bytes land and the surplus counts against a later phase}}
+    ts::tma::load(s->v, &p.src, {0, int(i) * 32}, s.barrier()); // expected-error {{TMA loads into 'Short' deliver 4096 bytes per stage, but its acquire arms 2048 [-Wts-tma-bytes]}}
+    sh.commit(s);
+    auto l = lo.acquire(); // expected-note {{acquire armed 8192 transaction bytes here (ts::tx_bytes); consumers of the stage wait forever for the rest}}
+    ts::tma::load(&l->v, &p.src, {0, int(i) * 32}, l.barrier()); // expected-error {{TMA loads into 'Long' deliver 4096 bytes per stage, but its acquire arms 8192}}
+    lo.commit(l);
+  }
+}
+// Two producer tasks fill one stage: the first arms the whole payload, and
+// each delivers its half.
+[[ts::task(ts::warps(1, 1))]]
+__device__ void top_half(const Params &p, ts::producer<Halves> h) {
+  for (auto i : ts::domain(0, p.n)) {
+    auto s = h.acquire();
+    ts::tma::load(s->a, &p.src, {0, int(i) * 32}, s.barrier());
+    h.commit(s);
+  }
+}
+[[ts::task(ts::warps(2, 1))]]
+__device__ void bottom_half(const Params &p, ts::producer<Halves> h) {
+  for (auto i : ts::domain(0, p.n)) {
+    auto s = h.acquire();
+    ts::tma::load(s->b, &p.src, {0, int(i) * 32 + 16}, s.barrier());
+    h.commit(s);
+  }
+}
+[[ts::task(ts::warps(3, 1))]]
+__device__ void use_bytes(const Params &p, ts::consumer<Short> sh, ts::consumer<Long> lo,
+                          ts::consumer<Halves> h) {
+  for (auto i : ts::domain(0, p.n)) {
+    auto s = sh.wait();
+    auto l = lo.wait();
+    auto t = h.wait();
+    p.dst[int(i)] = s->v[0][0] + l->w[0][0] + t->a[0][0] + t->b[0][0];
+    h.release(t);
+    lo.release(l);
+    sh.release(s);
+  }
+}
+[[ts::kernel(short_armed, top_half, bottom_half, use_bytes)]]
+__global__ void bytes(const __grid_constant__ Params p);
+
+// Rows of a member are parts of unknown size: only what is known to exceed
+// the armed bytes is an error.
+[[ts::task(ts::warps(0, 1))]]
+__device__ void rows(const Params &p, ts::producer<Short> sh) {
+  for (auto i : ts::domain(0, p.n)) {
+    auto s = sh.acquire();
+    ts::tma::load(s->v[0], &p.src, {0, int(i) * 32}, s.barrier());
+    ts::tma::load(s->v[16], &p.src, {0, int(i) * 32 + 16}, s.barrier());
+    sh.commit(s);
+  }
+}
+[[ts::task(ts::warps(1, 1))]]
+__device__ void use_rows(const Params &p, ts::consumer<Short> sh) {
+  for (auto i : ts::domain(0, p.n)) {
+    auto s = sh.wait();
+    p.dst[int(i)] = s->v[0][0];
+    sh.release(s);
+  }
+}
+[[ts::kernel(rows, use_rows)]] __global__ void parts(const __grid_constant__ Params p);
+
+// A raw barrier load is issued by lane 0 of every warp; a stage that is not
+// tma_async completes on its producer's arrivals, before the load lands.
+struct [[ts::resource(ts::async_async, ts::stages(2))]] Threads { // expected-note {{its stages complete when the producer's threads arrive, before the load lands; declare it ts::tma_async, whose acquire arms the bytes the load delivers}}
+  float v[32][32];
+};
+[[ts::task(ts::warps(0, 2))]]
+__device__ void per_warp(const Params &p, ts::producer<A> a, ts::producer<Threads> th) {
+  for (auto i : ts::domain(0, p.n)) {
+    auto s = a.acquire(); // expected-note {{the acquire arms the stage's bytes once; call ts::tma::load(..., s.barrier()), which one elected thread issues}}
+    ts::tma::load_with_barrier(s.get(), &p.src, {0, int(i) * 32}, static_cast<uint64_t *>(s.barrier())); // expected-error {{ts::tma::load_with_barrier into 'A' is issued by each of the 2 warps of 'per_warp', so the stage receives its box 2 times [-Wts-tma-bytes]}}
+    a.commit(s);
+    auto t = th.acquire();
+    ts::tma::load(t->v, &p.src, {0, int(i) * 32}, t.barrier()); // expected-error {{TMA load completes a stage of 'Threads', which is not a ts::tma_async resource [-Wts-tma-bytes]}}
+    th.commit(t);
+  }
+}
+[[ts::task(ts::warps(2, 1))]]
+__device__ void use_warp(const Params &p, ts::consumer<A> a, ts::consumer<Threads> th) {
+  for (auto i : ts::domain(0, p.n)) {
+    auto s = a.wait();
+    auto t = th.wait();
+    p.dst[int(i)] = s->v[0][0] + t->v[0][0];
+    th.release(t);
+    a.release(s);
+  }
+}
+[[ts::kernel(per_warp, use_warp)]] __global__ void warps(const __grid_constant__ Params p);
+
+// Loads in a loop of constant trip count run on every path (with or
+// without #pragma unroll); a loop that may run 0 times, or leave early, may
+// skip them. A whole member loaded twice delivers its bytes twice.
+struct [[ts::resource(ts::tma_async, ts::stages(2))]] Rows { float v[64][32]; };
+[[ts::task(ts::warps(0, 1))]]
+__device__ void row_loops(const Params &p, ts::producer<Rows> r, ts::producer<Halves> h) {
+  for (auto i : ts::domain(0, p.n)) {
+    auto s = r.acquire();
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+      ts::tma::load(s->v[16 * j], &p.src, {0, int(i) * 64 + 16 * j}, s.barrier());
+    r.commit(s);
+    auto t = h.acquire(); // expected-note {{acquire armed 4096 transaction bytes here (the payload); the phase completes before the last bytes land and the surplus counts against a later phase}}
+    for (int j = 0; j != 2; j += 1) {
+      ts::tma::load(t->a, &p.src, {0, int(i) * 32}, t.barrier()); // expected-error {{TMA loads into 'Halves' deliver 6144 bytes per stage, but its acquire arms 4096}}
+    }
+    ts::tma::load(t->b, &p.src, {0, int(i) * 32 + 16}, t.barrier());
+    h.commit(t);
+  }
+}
+[[ts::task(ts::warps(1, 1))]]
+__device__ void use_row_loops(const Params &p, ts::consumer<Rows> r, ts::consumer<Halves> h) {
+  for (auto i : ts::domain(0, p.n)) {
+    auto s = r.wait();
+    auto t = h.wait();
+    p.dst[int(i)] = s->v[0][0] + t->a[0][0];
+    h.release(t);
+    r.release(s);
+  }
+}
+[[ts::kernel(row_loops, use_row_loops)]] __global__ void loops(const __grid_constant__ Params p);
+
+[[ts::task(ts::warps(0, 1))]]
+__device__ void skipping_loops(const Params &p, ts::producer<Rows> r, ts::producer<Short> sh,
+                               ts::producer<A> a) {
+  for (auto i : ts::domain(0, p.n)) {
+    auto s = r.acquire(); // expected-note {{acquire armed 8192 transaction bytes here}}
+    for (int j = 0; j < p.n; ++j)
+      ts::tma::load(s->v[16 * j], &p.src, {0, 16 * j}, s.barrier()); // expected-error {{TMA load into 'Rows' may be skipped, but its stage is committed anyway}}
+    r.commit(s); // expected-note {{issue the load on every path between acquire and commit}}
+    auto t = sh.acquire(); // expected-note {{acquire armed 2048 transaction bytes here}}
+    for (int j = 4; j < 4; ++j)
+      ts::tma::load(t->v[16 * j], &p.src, {0, 16 * j}, t.barrier()); // expected-error {{TMA load into 'Short' may be skipped, but its stage is committed anyway}}
+    sh.commit(t); // expected-note {{issue the load on every path between acquire and commit}}
+    auto u = a.acquire(); // expected-note {{acquire armed 4096 transaction bytes here}}
+    for (int j = 0; j < 2; ++j) {
+      if (j == int(i))
+        break;
+      ts::tma::load(u->v[16 * j], &p.src, {0, 16 * j}, u.barrier()); // expected-error {{TMA load into 'A' may be skipped, but its stage is committed anyway}}
+    }
+    a.commit(u); // expected-note {{issue the load on every path between acquire and commit}}
+  }
+}
+[[ts::task(ts::warps(1, 1))]]
+__device__ void use_skipping(const Params &p, ts::consumer<Rows> r, ts::consumer<Short> sh,
+                             ts::consumer<A> a) {
+  for (auto i : ts::domain(0, p.n)) {
+    auto s = r.wait();
+    auto t = sh.wait();
+    auto u = a.wait();
+    p.dst[int(i)] = s->v[0][0] + t->v[0][0] + u->v[0][0];
+    a.release(u);
+    sh.release(t);
+    r.release(s);
+  }
+}
+[[ts::kernel(skipping_loops, use_skipping)]] __global__ void skipping(const __grid_constant__ Params p);

@@ -1,0 +1,234 @@
+//===- TmaLoads.cpp - TMA loads into a stage in one statement -------------===//
+#include "frontend/TmaLoads.h"
+#include "frontend/Vocabulary.h"
+
+using namespace clang;
+
+namespace ts {
+
+bool TmaLoads::isTmaLoad(const FunctionDecl *F) {
+  if (!F || !F->getIdentifier() ||
+      !llvm::is_contained({"load", "load_multicast", "load_with_barrier"},
+                          F->getName()))
+    return false;
+  const auto *NS = dyn_cast<NamespaceDecl>(F->getDeclContext());
+  return NS && NS->getIdentifier() && NS->getName() == "tma" &&
+         isa<NamespaceDecl>(NS->getDeclContext()) &&
+         cast<NamespaceDecl>(NS->getDeclContext())->getIdentifier() &&
+         cast<NamespaceDecl>(NS->getDeclContext())->getName() == "ts";
+}
+/// The stage variable whose s.barrier() (possibly converted, possibly
+/// kept in a local) is the load's barrier argument.
+const VarDecl *TmaLoads::barrierStage(const Expr *Bar) const {
+  for (int Depth = 0; Depth < 4; ++Depth) {
+    Bar = stripExpr(Bar)->IgnoreCasts();
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(Bar))
+      if (const auto *Local = dyn_cast<VarDecl>(Ref->getDecl());
+          Local && Local->isLocalVarDecl() && Local->getInit()) {
+        Bar = Local->getInit();
+        continue;
+      }
+    Bar = stripExpr(Bar)->IgnoreCasts();
+    const auto *Conv = dyn_cast<CXXMemberCallExpr>(Bar);
+    if (!Conv || !isa_and_nonnull<CXXConversionDecl>(Conv->getMethodDecl()))
+      break;
+    Bar = Conv->getImplicitObjectArgument();
+  }
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(stripExpr(Bar));
+  const auto *DRE =
+      MC ? dyn_cast<DeclRefExpr>(
+               MC->getImplicitObjectArgument()->IgnoreParenImpCasts())
+         : nullptr;
+  return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+}
+std::optional<std::string> TmaLoads::payloadMember(const Expr *Dst) {
+  const MemberExpr *Top = nullptr;
+  for (int Depth = 0; Dst && Depth < 16; ++Depth) {
+    Dst = stripExpr(Dst)->IgnoreParenCasts();
+    if (const auto *M = dyn_cast<MemberExpr>(Dst)) {
+      Top = M;
+      Dst = M->getBase();
+    } else if (const auto *B = dyn_cast<BinaryOperator>(Dst);
+               B && (B->getOpcode() == BO_Add || B->getOpcode() == BO_Sub)) {
+      Dst = B->getLHS()->getType()->isPointerType() ? B->getLHS() : B->getRHS();
+    } else if (const auto *U = dyn_cast<UnaryOperator>(Dst);
+               U && U->getOpcode() == UO_AddrOf) {
+      Dst = U->getSubExpr();
+    } else if (const auto *AS = dyn_cast<ArraySubscriptExpr>(Dst)) {
+      Dst = AS->getBase();
+    } else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Dst);
+               MC &&
+               tsRecord(MC->getImplicitObjectArgument()->getType(), "stage")) {
+      return Top ? Top->getMemberDecl()->getNameAsString()
+                 : std::string(); // s.get()
+    } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Dst);
+               OC && OC->getNumArgs() &&
+               tsRecord(OC->getArg(0)->getType(), "stage")) {
+      return Top ? Top->getMemberDecl()->getNameAsString()
+                 : std::string(); // s->, *s
+    } else {
+      return std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+/// The CTA mask written as load_multicast's template argument, if any.
+std::optional<uint64_t> TmaLoads::maskArgument(const CallExpr *C) const {
+  const auto *Ref = dyn_cast<DeclRefExpr>(C->getCallee()->IgnoreImpCasts());
+  if (!Ref || Ref->getNumTemplateArgs() == 0)
+    return std::nullopt;
+  const TemplateArgument &A = Ref->template_arguments()[0].getArgument();
+  if (A.getKind() == TemplateArgument::Integral)
+    return A.getAsIntegral().getZExtValue();
+  if (A.getKind() == TemplateArgument::Expression)
+    if (std::optional<llvm::APSInt> V =
+            A.getAsExpr()->getIntegerConstantExpr(Ctx))
+      return V->getZExtValue();
+  return std::nullopt;
+}
+/// A destination that is a whole object of the stage is the box the load
+/// writes: a member array (`s->a`, `s->ab.lo`), its address (`&s->b`) or
+/// the stage (`s.get()`). Offsets and element addresses name a part of
+/// unknown size.
+std::optional<uint64_t> TmaLoads::destinationBytes(const Expr *Dst) const {
+  if (!payloadMember(Dst))
+    return std::nullopt; // not into the stage
+  const Expr *E = stripExpr(Dst)->IgnoreParenImpCasts();
+  QualType T;
+  if (const auto *U = dyn_cast<UnaryOperator>(E);
+      U && U->getOpcode() == UO_AddrOf &&
+      isa<MemberExpr>(U->getSubExpr()->IgnoreParens()))
+    T = U->getSubExpr()->getType();
+  else if (isa<MemberExpr>(E) && E->getType()->isConstantArrayType())
+    T = E->getType();
+  else if (isa<CXXMemberCallExpr>(E) && E->getType()->isPointerType())
+    T = E->getType()->getPointeeType(); // s.get()
+  if (T.isNull() || T->isDependentType() || T->isIncompleteType())
+    return std::nullopt;
+  return uint64_t(Ctx.getTypeSizeInChars(T).getQuantity());
+}
+
+namespace {
+
+/// No statement in S leaves the loop early or changes V.
+bool runsThrough(const Stmt *S, const VarDecl *V) {
+  struct Exits : RecursiveASTVisitor<Exits> {
+    const VarDecl *V;
+    bool Found = false;
+    bool VisitStmt(Stmt *X) {
+      Found |= isa<BreakStmt, ContinueStmt, ReturnStmt, GotoStmt>(X);
+      return !Found;
+    }
+    bool writes(const Expr *E) const {
+      const auto *R = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+      return R && R->getDecl() == V;
+    }
+    bool VisitUnaryOperator(UnaryOperator *U) {
+      Found |= (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) &&
+               writes(U->getSubExpr());
+      return !Found;
+    }
+    bool VisitBinaryOperator(BinaryOperator *B) {
+      Found |= B->isAssignmentOp() && writes(B->getLHS());
+      return !Found;
+    }
+  } E;
+  E.V = V;
+  E.TraverseStmt(const_cast<Stmt *>(S));
+  return !E.Found;
+}
+
+/// The trip count of `for (int j = A; j < B; ++j)` (or `<=`, `!=`, `j++`,
+/// `j += C`) with constant A, B and C, and a body that neither leaves early
+/// nor changes j.
+std::optional<uint64_t> constantTrips(ASTContext &Ctx, const ForStmt *F) {
+  const auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit());
+  const auto *V = DS && DS->isSingleDecl()
+                      ? dyn_cast<VarDecl>(DS->getSingleDecl())
+                      : nullptr;
+  const auto *Cond = dyn_cast_or_null<BinaryOperator>(F->getCond());
+  if (!V || !V->getInit() || !Cond || !F->getInc() ||
+      !runsThrough(F->getBody(), V))
+    return std::nullopt;
+  auto Int = [&](const Expr *E) -> std::optional<int64_t> {
+    if (auto I = E->getIntegerConstantExpr(Ctx))
+      return I->getExtValue();
+    return std::nullopt;
+  };
+  auto IsV = [&](const Expr *E) {
+    const auto *R = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return R && R->getDecl() == V;
+  };
+  std::optional<int64_t> Lo = Int(V->getInit()), Hi = Int(Cond->getRHS()), Step;
+  const Expr *Inc = F->getInc()->IgnoreParens();
+  if (const auto *U = dyn_cast<UnaryOperator>(Inc);
+      U && U->isIncrementOp() && IsV(U->getSubExpr()))
+    Step = 1;
+  else if (const auto *B = dyn_cast<CompoundAssignOperator>(Inc);
+           B && B->getOpcode() == BO_AddAssign && IsV(B->getLHS()))
+    Step = Int(B->getRHS());
+  if (!Lo || !Hi || !Step || *Step <= 0 || !IsV(Cond->getLHS()))
+    return std::nullopt;
+  int64_t End = *Hi + (Cond->getOpcode() == BO_LE ? 1 : 0);
+  if (Cond->getOpcode() != BO_LT && Cond->getOpcode() != BO_LE &&
+      !(Cond->getOpcode() == BO_NE && (*Hi - *Lo) % *Step == 0))
+    return std::nullopt;
+  return End > *Lo ? uint64_t((End - *Lo + *Step - 1) / *Step) : 0;
+}
+
+} // namespace
+
+/// How often C runs on every path through S: S is C, a block holding a
+/// statement that runs it, or a loop of constant trip count (with or
+/// without `#pragma unroll`) whose body runs it; none when it may be
+/// skipped.
+std::optional<uint64_t> TmaLoads::timesRun(const Stmt *S,
+                                           const CallExpr *C) const {
+  if (const auto *E = dyn_cast_or_null<Expr>(S))
+    return stripExpr(E) == C ? std::optional<uint64_t>(1) : std::nullopt;
+  if (const auto *A = dyn_cast_or_null<AttributedStmt>(S))
+    return timesRun(A->getSubStmt(), C);
+  if (const auto *B = dyn_cast_or_null<CompoundStmt>(S)) {
+    for (const Stmt *X : B->body())
+      if (auto N = timesRun(X, C))
+        return N;
+    return std::nullopt;
+  }
+  const auto *F = dyn_cast_or_null<ForStmt>(S);
+  std::optional<uint64_t> Trips = F ? constantTrips(Ctx, F) : std::nullopt;
+  std::optional<uint64_t> Body =
+      Trips && *Trips > 0 ? timesRun(F->getBody(), C) : std::nullopt;
+  return Body ? std::optional<uint64_t>(*Trips * *Body) : std::nullopt;
+}
+
+bool TmaLoads::VisitCallExpr(CallExpr *C) {
+  const FunctionDecl *F = C->getDirectCallee();
+  if (!isTmaLoad(F) || C->getNumArgs() == 0)
+    return true;
+  const VarDecl *V = barrierStage(C->getArg(C->getNumArgs() - 1));
+  auto It = V ? Stages.find(V) : Stages.end();
+  if (It == Stages.end())
+    return true;
+  Load L;
+  L.Resource = It->second.Resource;
+  std::optional<uint64_t> Times = timesRun(Top, C);
+  L.Always = Times.has_value();
+  L.Multicast = F->getName() == "load_multicast";
+  if (L.Multicast)
+    L.Mask = maskArgument(C);
+  L.Loc = C->getExprLoc();
+  L.Field = payloadMember(C->getArg(0));
+  L.Bytes = destinationBytes(C->getArg(0));
+  if (L.Bytes && Times)
+    *L.Bytes *= *Times;
+  L.PerWarp = F->getName() == "load_with_barrier";
+  if (L.Multicast && C->getNumArgs() == 4) {
+    // (dst, &map, {c0, ...}, barrier)
+    L.Dst = readsOf(Ctx, {C->getArg(0)});
+    L.Coords = readsOf(Ctx, {C->getArg(2)});
+  }
+  Found.push_back(std::move(L));
+  return true;
+}
+
+} // namespace ts

@@ -1,0 +1,72 @@
+//===- TmaLoads.h - TMA loads into a stage in one statement -----*- C++ -*-===//
+//
+// Which stage a ts::tma load completes (its barrier argument), which payload
+// member it writes and how many bytes it delivers: the verifier compares
+// them with the transaction bytes the stage's acquire arms
+// (verify/TmaBytes.cpp).
+//
+//===----------------------------------------------------------------------===//
+#ifndef LIBTS_FRONTEND_TMALOADS_H
+#define LIBTS_FRONTEND_TMALOADS_H
+
+#include "frontend/Schedule.h"
+#include "frontend/Variance.h"
+
+#include "clang/AST/RecursiveASTVisitor.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ts {
+
+/// Calls to ts::tma::load, load_multicast and load_with_barrier in one
+/// statement whose barrier is a stage's, and whether each runs on every
+/// path of the statement.
+struct TmaLoads : clang::RecursiveASTVisitor<TmaLoads> {
+  struct Load {
+    unsigned Resource;
+    bool Always;
+    bool Multicast; ///< load_multicast: fills the stage in other CTAs too.
+    std::optional<uint64_t> Mask; ///< Its CTA mask template argument, if any.
+    clang::SourceLocation Loc;
+    Reads Dst,
+        Coords; ///< Multicast: what its destination and coordinates read.
+    std::optional<std::string>
+        Field; ///< Payload member written ("" the whole stage).
+    /// The bytes it delivers, when its destination is a whole object: the
+    /// box is the destination's shape (`s->a`, `s.get()`, `&s->b`).
+    std::optional<uint64_t> Bytes;
+    /// load_with_barrier: lane 0 of every calling warp issues it.
+    bool PerWarp = false;
+  };
+  clang::ASTContext &Ctx;
+  const std::map<const clang::VarDecl *, HandleParam> &Stages;
+  const clang::Stmt *Top;
+  std::vector<Load> Found;
+
+  TmaLoads(clang::ASTContext &Ctx,
+           const std::map<const clang::VarDecl *, HandleParam> &S,
+           const clang::Stmt *Top)
+      : Ctx(Ctx), Stages(S), Top(Top) {}
+
+  bool VisitCallExpr(clang::CallExpr *C);
+
+  /// ts::tma::load, load_multicast or load_with_barrier.
+  static bool isTmaLoad(const clang::FunctionDecl *F);
+  /// The payload member a destination points into: `s->b + off`,
+  /// `&s->b[i]`, `s->ab.a` give "b", "b", "ab"; `s.get()` gives "" (the
+  /// stage); nothing when the pointer comes from elsewhere.
+  static std::optional<std::string> payloadMember(const clang::Expr *Dst);
+
+private:
+  const clang::VarDecl *barrierStage(const clang::Expr *Bar) const;
+  std::optional<uint64_t> maskArgument(const clang::CallExpr *C) const;
+  std::optional<uint64_t> destinationBytes(const clang::Expr *Dst) const;
+  std::optional<uint64_t> timesRun(const clang::Stmt *S,
+                                   const clang::CallExpr *C) const;
+};
+
+} // namespace ts
+
+#endif

@@ -1,6 +1,7 @@
 //===- Schedule.cpp - Task body to head/loop/tail ops ---------------------===//
 #include "frontend/Schedule.h"
 #include "frontend/AsyncStores.h"
+#include "frontend/BoundValue.h"
 #include "frontend/DiagEmitter.h"
 #include "frontend/HiddenCalls.h"
 #include "frontend/Position.h"
@@ -266,51 +267,55 @@ void Walker::recordDomain(const CXXForRangeStmt *FR, Domain &D) {
       V = R.Val.getInt().getExtValue();
   };
   // `symbol + constant`: domains that differ by a constant compare exactly.
-  std::function<void(const Expr *, std::string &, int64_t &)> Split =
-      [&](const Expr *E, std::string &Sym, int64_t &Off) {
-        E = stripExpr(E)->IgnoreParenImpCasts();
-        Expr::EvalResult R;
-        if (!E->isValueDependent() && E->EvaluateAsInt(R, Ctx)) {
-          Off += R.Val.getInt().getExtValue();
-          return;
-        }
-        if (const auto *BO = dyn_cast<BinaryOperator>(E))
-          if (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub) {
-            Expr::EvalResult C;
-            const Expr *RHS = BO->getRHS()->IgnoreParenImpCasts();
-            if (!RHS->isValueDependent() && RHS->EvaluateAsInt(C, Ctx)) {
-              int64_t Val = C.Val.getInt().getExtValue();
-              Off += BO->getOpcode() == BO_Add ? Val : -Val;
-              Split(BO->getLHS(), Sym, Off);
+  std::function<void(const Expr *, std::string &, std::string &, int64_t &)>
+      Split =
+          [&](const Expr *E, std::string &Sym, std::string &Key, int64_t &Off) {
+            E = stripExpr(E)->IgnoreParenImpCasts();
+            Expr::EvalResult R;
+            if (!E->isValueDependent() && E->EvaluateAsInt(R, Ctx)) {
+              Off += R.Val.getInt().getExtValue();
               return;
             }
-          }
-        Sym = exprText(Ctx, E);
-      };
+            if (const auto *BO = dyn_cast<BinaryOperator>(E))
+              if (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub) {
+                Expr::EvalResult C;
+                const Expr *RHS = BO->getRHS()->IgnoreParenImpCasts();
+                if (!RHS->isValueDependent() && RHS->EvaluateAsInt(C, Ctx)) {
+                  int64_t Val = C.Val.getInt().getExtValue();
+                  Off += BO->getOpcode() == BO_Add ? Val : -Val;
+                  Split(BO->getLHS(), Sym, Key, Off);
+                  return;
+                }
+              }
+            Sym = exprText(Ctx, E);
+            Key = boundValue(Ctx, E, TaskBody, LoopVar);
+            D.PerTile |= Key.find("<tile>") != std::string::npos;
+          };
   // A constant bound counts as the int the domain receives (4294967296
   // converts to 0 there), as the runtime sees it.
-  auto SplitArg = [&](unsigned I, std::string &Sym, int64_t &Off) {
+  auto SplitArg = [&](unsigned I, std::string &Sym, std::string &Key,
+                      int64_t &Off) {
     if (I >= Args.size() || isa<CXXDefaultArgExpr>(Args[I]))
       return;
     Expr::EvalResult R;
     if (!Args[I]->isValueDependent() && Args[I]->EvaluateAsInt(R, Ctx))
       Off += R.Val.getInt().getExtValue();
     else
-      Split(Args[I], Sym, Off);
+      Split(Args[I], Sym, Key, Off);
   };
   if (Args.size() == 1) { // domain(end): start 0
     D.StartText = "0";
     D.Start = 0;
     Bound(0, D.EndText, D.End, 0);
-    SplitArg(0, D.EndSym, D.EndOff);
+    SplitArg(0, D.EndSym, D.EndKey, D.EndOff);
     D.StepText = "1";
     D.Step = 1;
   } else {
     Bound(0, D.StartText, D.Start, 0);
     Bound(1, D.EndText, D.End, 0);
     Bound(2, D.StepText, D.Step, 1);
-    SplitArg(0, D.StartSym, D.StartOff);
-    SplitArg(1, D.EndSym, D.EndOff);
+    SplitArg(0, D.StartSym, D.StartKey, D.StartOff);
+    SplitArg(1, D.EndSym, D.EndKey, D.EndOff);
   }
   D.Bounds = readsOf(Ctx, Args);
   if (D.Step && *D.Step <= 0)
@@ -742,6 +747,7 @@ const CXXForRangeStmt *Walker::asDomainLoopWithHints(const Stmt *S) {
 }
 
 void Walker::run(const CompoundStmt *Body) {
+  TaskBody = Body;
   for (const Stmt *S : Body->body()) {
     if (const CXXForRangeStmt *FR = asDomainLoopWithHints(S)) {
       if (Loop) {

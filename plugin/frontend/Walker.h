@@ -96,6 +96,7 @@ private:
       nullptr; ///< Of the innermost domain loop being walked.
   const clang::CXXForRangeStmt *Loop = nullptr;
   const clang::CXXForRangeStmt *InnerLoop = nullptr;
+  const clang::Stmt *TaskBody = nullptr; ///< Where locals may be written.
 };
 
 } // namespace walk

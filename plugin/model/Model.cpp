@@ -135,7 +135,8 @@ std::string Domain::symbolicKey() const {
   // With step 1 the trip count is end - start: offsets move it by a
   // constant. Other steps only match when the offsets match too.
   bool UnitStep = Step && *Step == 1;
-  std::string Key = StartSym + ";" + EndSym + ";" + StepText;
+  std::string Key = (StartKey.empty() ? StartSym : StartKey) + ";" +
+                    (EndKey.empty() ? EndSym : EndKey) + ";" + StepText;
   if (!UnitStep)
     Key += ";" + std::to_string(StartOff) + ";" + std::to_string(EndOff);
   return Key;

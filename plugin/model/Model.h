@@ -232,6 +232,12 @@ struct Domain {
   /// domains that differ by a constant are compared exactly.
   std::string StartSym, EndSym;
   int64_t StartOff = 0, EndOff = 0;
+  /// The symbols' values as keys (front end: BoundValue.h): locals replaced
+  /// by what they are computed from. Empty: the symbol is its own key.
+  std::string StartKey, EndKey;
+  /// A bound reads the enclosing loop's variable: an inner count that may
+  /// change from tile to tile.
+  bool PerTile = false;
   /// `ts::domain(...).nonempty()`: the loop traps unless it runs at least
   /// once, so the verifier need not check a run of zero iterations.
   bool NonEmpty = false;

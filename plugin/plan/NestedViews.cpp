@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <set>
+#include <string>
 
 namespace ts {
 
@@ -104,30 +105,68 @@ bool trapsWhenEmpty(const Task &T) {
   return true;
 }
 
-std::vector<uint64_t> innerTripCounts(const Program &P, const Kernel &K) {
+namespace {
+
+/// What makes two k-loops run the same count: their constant, or their
+/// bounds' values and the offset between them.
+std::string innerKey(const Domain &D) {
+  if (auto C = D.constantTrips())
+    return "=" + std::to_string(*C);
+  return D.symbolicKey() + "@" + std::to_string(D.tripOffset());
+}
+
+} // namespace
+
+InnerCounts innerCounts(const Program &P, const Kernel &K) {
   // All stages of the kernel: a task runs ahead of another by at most the
   // stages buffered between them, along a chain of resources.
   unsigned Stages = 0;
   for (unsigned R : kernelResources(P, K))
     if (isPipelined(P.Resources[R].Kind))
       Stages += P.Resources[R].Stages;
-  for (unsigned TI : K.Tasks)
-    if (P.Tasks[TI].Inner.Present)
-      if (auto C = P.Tasks[TI].Inner.constantTrips())
-        return {*C};
-  // A nonempty() k-loop that its task surely reaches traps the whole
-  // kernel on an empty run, so its partners (same count: ts-domain) never
-  // run one either.
-  uint64_t First =
-      std::any_of(K.Tasks.begin(), K.Tasks.end(),
-                  [&](unsigned TI) { return trapsWhenEmpty(P.Tasks[TI]); });
   unsigned Outside = 0;
   for (unsigned TI : K.Tasks)
     Outside = std::max(Outside, outsideStageOps(P.Tasks[TI]));
-  std::vector<uint64_t> Ns;
-  for (uint64_t N = First; N <= innerTripBound(Stages, Outside); ++N)
-    Ns.push_back(N);
-  return Ns;
+  InnerCounts IC;
+  std::vector<std::string> Keys;
+  std::vector<bool> Traps;
+  for (unsigned TI : K.Tasks) {
+    const Task &T = P.Tasks[TI];
+    if (!T.Inner.Present) {
+      IC.ClassOf.push_back(-1);
+      continue;
+    }
+    std::string Key = innerKey(T.Inner);
+    auto It = std::find(Keys.begin(), Keys.end(), Key);
+    IC.ClassOf.push_back(int(It - Keys.begin()));
+    if (It == Keys.end()) {
+      Keys.push_back(Key);
+      Traps.push_back(false);
+    }
+    // A nonempty() k-loop that its task surely reaches traps the whole
+    // kernel on an empty run, so its partners never run one either.
+    Traps[size_t(IC.ClassOf.back())] =
+        Traps[size_t(IC.ClassOf.back())] || trapsWhenEmpty(T);
+  }
+  for (size_t C = 0; C < Keys.size(); ++C) {
+    std::vector<uint64_t> Ns;
+    if (Keys[C][0] == '=')
+      Ns.push_back(std::stoull(Keys[C].substr(1)));
+    else
+      for (uint64_t N = Traps[C]; N <= innerTripBound(Stages, Outside); ++N)
+        Ns.push_back(N);
+    IC.Counts.push_back(std::move(Ns));
+  }
+  return IC;
+}
+
+std::vector<uint64_t> innerTripCounts(const Program &P, const Kernel &K) {
+  InnerCounts IC = innerCounts(P, K);
+  std::vector<uint64_t> Most;
+  for (std::vector<uint64_t> &Ns : IC.Counts)
+    if (Ns.size() > Most.size())
+      Most = std::move(Ns);
+  return Most;
 }
 
 uint64_t innerTripBound(unsigned Stages, unsigned OutsideOps) {
@@ -144,16 +183,21 @@ unsigned outsideStageOps(const Task &T) {
   }));
 }
 
-Program innerUnrolled(const Program &P, const Kernel &K, uint64_t N) {
+Program innerUnrolled(const Program &P, const Kernel &K,
+                      const std::vector<uint64_t> &PerTask) {
   Program V = P;
-  for (unsigned TI : K.Tasks) {
-    Task &T = V.Tasks[TI];
+  for (size_t I = 0; I < K.Tasks.size(); ++I) {
+    Task &T = V.Tasks[K.Tasks[I]];
     if (!T.Inner.Present)
       continue;
-    T.Ops = unroll(P.Tasks[TI], N).Ops;
+    T.Ops = unroll(P.Tasks[K.Tasks[I]], PerTask[I]).Ops;
     T.Inner = Domain();
   }
   return V;
+}
+
+Program innerUnrolled(const Program &P, const Kernel &K, uint64_t N) {
+  return innerUnrolled(P, K, std::vector<uint64_t>(K.Tasks.size(), N));
 }
 
 } // namespace ts

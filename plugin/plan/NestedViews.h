@@ -32,13 +32,28 @@ unsigned outsideStageOps(const Task &T);
 /// (acquire, wait) before it: an empty run then surely traps.
 bool trapsWhenEmpty(const Task &T);
 
-/// Inner trip counts to check: the constant one, else 0 (1 when a task
-/// trapsWhenEmpty) .. innerTripBound.
+/// Inner trip counts per class of nested tasks: tasks whose k-loops have
+/// equal bounds run one count (partners must: ts-domain); other classes run
+/// theirs independently, so a constant k-loop of one pair, or a nonempty()
+/// one, says nothing of another pair's count.
+struct InnerCounts {
+  std::vector<int> ClassOf; ///< Per task of K (by position); -1: not nested.
+  /// Per class: the constant count, else 0 (1 when a task of the class
+  /// trapsWhenEmpty) .. innerTripBound.
+  std::vector<std::vector<uint64_t>> Counts;
+};
+InnerCounts innerCounts(const Program &P, const Kernel &K);
+
+/// The counts of the class with the most (every class, when K has one).
 std::vector<uint64_t> innerTripCounts(const Program &P, const Kernel &K);
 
-/// P with every nested task of K running its inner loop exactly N times,
-/// written out in its loop body (inner guards resolved, stage variables of
-/// each inner iteration renumbered, Op::InnerIt set on the copies).
+/// P with each nested task of K (by position) running its inner loop
+/// PerTask[i] times, written out in its loop body (inner guards resolved,
+/// stage variables of each inner iteration renumbered, Op::InnerIt set on
+/// the copies).
+Program innerUnrolled(const Program &P, const Kernel &K,
+                      const std::vector<uint64_t> &PerTask);
+/// The same with every nested task running N times.
 Program innerUnrolled(const Program &P, const Kernel &K, uint64_t N);
 
 } // namespace ts

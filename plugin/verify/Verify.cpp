@@ -59,20 +59,90 @@ VerifyResult runRows(const Program &P, const Kernel &K, const KernelPlan &Plan,
   return R;
 }
 
-/// The inner loop of the task a finding is at (by its op), else the first.
-SourceHandle innerLoc(const Program &P, const Kernel &K, SourceHandle At) {
-  SourceHandle First = K.Loc;
-  for (unsigned TI : K.Tasks) {
-    const Task &T = P.Tasks[TI];
+/// The nested task (position in K) a finding is at (by its op), else the
+/// first nested one.
+size_t innerTaskAt(const Program &P, const Kernel &K, SourceHandle At) {
+  size_t First = K.Tasks.size();
+  for (size_t I = 0; I < K.Tasks.size(); ++I) {
+    const Task &T = P.Tasks[K.Tasks[I]];
     if (!T.Inner.Present)
       continue;
-    if (First == K.Loc)
-      First = T.Inner.Loc;
+    First = std::min(First, I);
     if (At == T.Loc || std::any_of(T.Ops.begin(), T.Ops.end(),
                                    [&](const Op &O) { return O.Loc == At; }))
-      return T.Inner.Loc;
+      return I;
   }
   return First;
+}
+
+/// Every combination of the classes' inner counts, the last class fastest.
+class CountCombos {
+public:
+  explicit CountCombos(InnerCounts IC) : IC(std::move(IC)) {
+    Pos.assign(this->IC.Counts.size(), 0);
+  }
+  std::vector<uint64_t> perTask() const {
+    std::vector<uint64_t> V;
+    for (int C : IC.ClassOf)
+      V.push_back(C < 0 ? 0 : IC.Counts[size_t(C)][Pos[size_t(C)]]);
+    return V;
+  }
+  bool next() {
+    for (size_t C = Pos.size(); C-- > 0;) {
+      if (++Pos[C] < IC.Counts[C].size())
+        return true;
+      Pos[C] = 0;
+    }
+    return false;
+  }
+  /// The combination the report's table shows when nothing fails: each
+  /// class at two inner iterations (or its one count).
+  bool shown() const {
+    for (size_t C = 0; C < Pos.size(); ++C)
+      if (IC.Counts[C][Pos[C]] != std::min<uint64_t>(2, IC.Counts[C].back()))
+        return false;
+    return true;
+  }
+  std::string coverage() const {
+    std::string Text;
+    for (const std::vector<uint64_t> &Ns : IC.Counts)
+      Text += (Text.empty() ? "" : ", ") +
+              (Ns.size() == 1 ? plural(Ns[0], "time") + " (constant)"
+                              : std::to_string(Ns.front()) + " to " +
+                                    std::to_string(Ns.back()) + " times");
+    return (IC.Counts.size() > 1 ? "inner loops " : "inner loop ") + Text +
+           (IC.Counts.size() > 1 ? " (each pair its own count)" : "");
+  }
+  bool bounded() const {
+    return std::any_of(IC.Counts.begin(), IC.Counts.end(),
+                       [](const auto &Ns) { return Ns.size() > 1; });
+  }
+
+private:
+  InnerCounts IC;
+  std::vector<size_t> Pos;
+};
+
+/// Inner counts that read the tile variable may change from tile to tile;
+/// the views run one count in every tile, so that is all they prove.
+bool perTileCounts(const Program &P, const Kernel &K, DiagList &Out) {
+  for (unsigned TI : K.Tasks) {
+    const Domain &D = P.Tasks[TI].Inner;
+    if (!D.Present || !D.PerTile)
+      continue;
+    Diag &Dg = report(Out, Check::Bound, D.Loc,
+                      "the trip count of this inner ts::domain loop of " +
+                          quote(P.Tasks[TI].Name) +
+                          " depends on the tile: it is verified when every "
+                          "tile runs the same count, not for every sequence "
+                          "of counts");
+    note(Dg, D.Loc,
+         "counts that change from tile to tile are not proven yet "
+         "(docs/verifier.md, \"Nested domains\"); a bound that does not "
+         "read the tile variable is verified for every count");
+    return true;
+  }
+  return false;
 }
 
 /// Every check on the view of each inner trip count, smallest first; the
@@ -84,26 +154,28 @@ VerifyResult verifyNested(const Program &P, const Kernel &K,
       runRows(P, K, Plan, /*Nested=*/true, /*OnKernel=*/true, Sound);
   if (!Sound) // The views write out a loop whose structure is broken.
     return R;
-  std::vector<uint64_t> Ns = innerTripCounts(P, K);
+  CountCombos Combos(innerCounts(P, K));
   std::set<std::string> Seen;
   bool Shown = false;
-  for (uint64_t N : Ns) {
-    VerifyResult VR = verifyInnerCount(P, K, Plan, N);
+  do {
+    std::vector<uint64_t> PerTask = Combos.perTask();
+    VerifyResult VR = verifyInnerCount(P, K, Plan, PerTask);
     bool Fails = hasError(VR.Diags);
     for (Diag &D : VR.Diags) {
       if (!Seen.insert(std::to_string(int(D.Group)) + "@" +
                        std::to_string(D.Loc) + D.Message)
                .second)
         continue;
-      if (checkIsErrorByDefault(D.Group))
-        note(D, innerLoc(P, K, D.Loc),
+      size_t At = innerTaskAt(P, K, D.Loc);
+      if (checkIsErrorByDefault(D.Group) && At < K.Tasks.size())
+        note(D, P.Tasks[K.Tasks[At]].Inner.Loc,
              "found with this inner ts::domain loop running " +
-                 plural(N, "time") +
+                 plural(PerTask[At], "time") +
                  " in each iteration of the loop around it");
       R.Diags.push_back(std::move(D));
     }
     // The table shows two inner iterations per tile unless a run fails.
-    if (Fails || !Shown || N == std::min<uint64_t>(2, Ns.back())) {
+    if (Fails || !Shown || Combos.shown()) {
       R.Sim = std::move(VR.Sim);
       R.View = VR.View;
       R.Coverage = VR.Coverage;
@@ -111,16 +183,14 @@ VerifyResult verifyNested(const Program &P, const Kernel &K,
     }
     if (Fails)
       return R;
-  }
+  } while (Combos.next());
+  bool PerTile = perTileCounts(P, K, R.Diags);
   R.Coverage =
-      Ns.size() == 1
-          ? "inner loop " + plural(Ns[0], "time") +
-                " (constant); outer loop: " + R.Coverage
-          : "inner loop " + std::to_string(Ns.front()) + " to " +
-                std::to_string(Ns.back()) +
-                " times (bounded: docs/verifier.md, \"Nested domains\"); outer "
-                "loop, at each: " +
-                R.Coverage;
+      Combos.coverage() + (PerTile ? ", the same in every tile" : "") +
+      (Combos.bounded() ? " (bounded: docs/verifier.md, \"Nested domains\"); "
+                          "outer loop, at each: "
+                        : "; outer loop: ") +
+      R.Coverage;
   return R;
 }
 
@@ -128,7 +198,13 @@ VerifyResult verifyNested(const Program &P, const Kernel &K,
 
 VerifyResult verifyInnerCount(const Program &P, const Kernel &K,
                               const KernelPlan &Plan, uint64_t N) {
-  auto View = std::make_shared<Program>(innerUnrolled(P, K, N));
+  return verifyInnerCount(P, K, Plan, std::vector<uint64_t>(K.Tasks.size(), N));
+}
+
+VerifyResult verifyInnerCount(const Program &P, const Kernel &K,
+                              const KernelPlan &Plan,
+                              const std::vector<uint64_t> &PerTask) {
+  auto View = std::make_shared<Program>(innerUnrolled(P, K, PerTask));
   bool Sound = true;
   VerifyResult R =
       runRows(*View, K, Plan, /*Nested=*/true, /*OnKernel=*/false, Sound);

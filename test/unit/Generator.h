@@ -13,8 +13,31 @@
 #include "Builders.h"
 
 #include <random>
+#include <vector>
 
 namespace ts::test {
+
+/// Lists merged into one, each list's order kept: the next element comes
+/// from the list Choose(L) picks among the L lists not yet used up. One
+/// merge for every random interleaving of op sequences in the tests, so
+/// that they differ only in how they draw the choice (their seeds stay
+/// valid).
+template <class T, class ChooseFn>
+std::vector<T> mergeInOrder(const std::vector<std::vector<T>> &Lists,
+                            ChooseFn Choose) {
+  std::vector<size_t> Pos(Lists.size(), 0);
+  std::vector<T> Out;
+  for (;;) {
+    std::vector<size_t> Live;
+    for (size_t I = 0; I < Lists.size(); ++I)
+      if (Pos[I] < Lists[I].size())
+        Live.push_back(I);
+    if (Live.empty())
+      return Out;
+    size_t I = Live[Choose(Live.size())];
+    Out.push_back(Lists[I][Pos[I]++]);
+  }
+}
 
 struct GenOptions {
   unsigned MinTasks = 2, MaxTasks = 4;
@@ -57,7 +80,7 @@ public:
       else
         TR.loop(O.Trips);
       for (unsigned S = 0; S < 3; ++S) {
-        TR.sec(Section(S));
+        TR.sec(S == 2 ? Section::Tail : Section(S));
         for (const Step &St : interleave(Chunks[T][S]))
           TR.opAs(St.Kind, St.R, St.Ro);
       }
@@ -111,18 +134,8 @@ private:
       else
         Lists.back().push_back(S);
     }
-    std::vector<size_t> Pos(Lists.size(), 0);
-    std::vector<Step> Out;
-    for (;;) {
-      std::vector<size_t> Live;
-      for (size_t I = 0; I < Lists.size(); ++I)
-        if (Pos[I] < Lists[I].size())
-          Live.push_back(I);
-      if (Live.empty())
-        return Out;
-      size_t I = Live[pick(0, unsigned(Live.size() - 1))];
-      Out.push_back(Lists[I][Pos[I]++]);
-    }
+    return mergeInOrder(
+        Lists, [&](size_t L) { return size_t(pick(0, unsigned(L - 1))); });
   }
 
   void fault(Builder &B) {

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Generator.h"
+#include "NestedSchedules.h"
 #include "verify/Nested.h"
 #include "verify/Verify.h"
 
@@ -19,57 +20,26 @@ using namespace ts::test;
 
 namespace {
 
-/// Head -> tile loop before the k-loop, loop -> k-loop, tail -> tile loop
-/// after it. Every task's k-loop runs the same unknown count "k".
-void nest(Program &P) {
-  for (Task &T : P.Tasks) {
-    T.Inner = Domain();
-    T.Inner.Present = true;
-    T.Inner.StartText = "0";
-    T.Inner.Start = 0;
-    T.Inner.StepText = "1";
-    T.Inner.Step = 1;
-    T.Inner.EndText = T.Inner.EndSym = "k";
-    T.Inner.Loc = T.Dom.Loc + 50;
-    for (Op &O : T.Ops)
-      O.Sec = O.Sec == Section::Loop ? Section::Inner : Section::Loop;
-  }
-}
-
 TEST(NestedProperty, InnerBoundDecidesEveryInnerCount) {
-  unsigned Cases = propertyCases(300), Checked = 0, Failing = 0;
-  for (uint64_t Seed = 5000; Seed < 5000 + Cases; ++Seed) {
+  unsigned Cases = propertyCases(300);
+  auto Make = [](uint64_t Seed) {
     Generator G(Seed);
     GenOptions O;
     O.MaxTasks = 3 + Seed % 2;
     O.MaxStages = 2 + Seed % 3;
     Builder B = G.make(O);
-    nest(B.P);
-    const Kernel &K = B.kernel();
-    KernelPlan Plan = planFor(B.P, K);
-    DiagList Structure;
-    checkRoles(B.P, K, Structure);
-    checkNesting(B.P, K, Plan, Structure);
-    if (hasError(Structure))
-      continue; // refused before any count is run, both ways
-    ++Checked;
-    std::vector<uint64_t> Ns = innerTripCounts(B.P, K);
-    uint64_t Hi = 4 * Ns.back();
-    std::optional<uint64_t> FirstFail;
-    for (uint64_t N = 0; N <= Hi && !FirstFail; ++N)
-      if (hasError(verifyInnerCount(B.P, K, Plan, N).Diags))
-        FirstFail = N;
-    Failing += FirstFail.has_value();
-    EXPECT_EQ(hasError(verifyKernel(B.P, K, Plan).Diags), FirstFail.has_value())
-        << "seed " << Seed << ", first failing inner count "
-        << (FirstFail ? std::to_string(*FirstFail) : "none");
-    if (FirstFail)
-      EXPECT_LE(*FirstFail, Ns.back()) << "seed " << Seed;
-  }
+    nestLoops(B.P);
+    return B;
+  };
+  // Brute force up to four times the bound.
+  InnerSweep W = sweepInnerCounts(5000, Cases, Make,
+                                  [](uint64_t Bound) { return 4 * Bound; });
+  EXPECT_EQ(W.Disagree, 0u) << W.First;
+  EXPECT_EQ(W.Late, 0u) << W.First;
   // Most schedules reach the counts, and both verdicts occur.
-  EXPECT_GE(Checked, Cases * 3 / 4);
-  EXPECT_GT(Failing, Checked / 10);
-  EXPECT_LT(Failing, Checked);
+  EXPECT_GE(W.Checked, Cases * 3 / 4);
+  EXPECT_GT(W.Failing, W.Checked / 10);
+  EXPECT_LT(W.Failing, W.Checked);
 }
 
 TEST(NestedProperty, LateDeadlockNeedsTheSumOfStages) {
@@ -83,7 +53,7 @@ TEST(NestedProperty, LateDeadlockNeedsTheSumOfStages) {
   O.MaxResources = 2 + Seed % 4;
   O.MaxStages = 1 + Seed % 4;
   Builder B = G.make(O);
-  nest(B.P);
+  nestLoops(B.P);
   KernelPlan Plan = planFor(B.P, B.kernel());
   EXPECT_FALSE(hasError(verifyInnerCount(B.P, B.kernel(), Plan, 6).Diags));
   EXPECT_TRUE(hasError(verifyInnerCount(B.P, B.kernel(), Plan, 7).Diags));

@@ -1,0 +1,270 @@
+//===- NestedSchedules.h - Random nested schedules, inner counts -*- C++
+//-*-===//
+//
+// Schedules whose tasks nest a k-loop in their tile loop, and the check of
+// the inner-count bound (docs/verifier.md, "Nested domains") against
+// explicit enumeration of inner counts. Shared by NestedPropertyTest.cpp
+// (Generator.h schedules nested), NestedShapesTest.cpp (stage operations
+// before, after and across the k-loop) and test/fuzz/FuzzCore.cpp.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LIBTS_TEST_UNIT_NESTEDSCHEDULES_H
+#define LIBTS_TEST_UNIT_NESTEDSCHEDULES_H
+
+#include "Builders.h"
+#include "Generator.h"
+#include "verify/Nested.h"
+#include "verify/Verify.h"
+
+#include <map>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace ts::test {
+
+/// Head -> tile loop before the k-loop, loop -> k-loop, tail -> tile loop
+/// after it. Every task's k-loop runs the same unknown count "k".
+inline void nestLoops(Program &P) {
+  for (Task &T : P.Tasks) {
+    T.Inner = Domain();
+    T.Inner.Present = true;
+    T.Inner.StartText = "0";
+    T.Inner.Start = 0;
+    T.Inner.StepText = "1";
+    T.Inner.Step = 1;
+    T.Inner.EndText = T.Inner.EndSym = "k";
+    T.Inner.Loc = T.Dom.Loc + 50;
+    for (Op &O : T.Ops)
+      O.Sec = O.Sec == Section::Loop ? Section::Inner : Section::Loop;
+  }
+}
+
+/// One side's ops on one resource: per k-step, or per tile: whole stages
+/// before or after the k-loop, or held across it (taken before, handed
+/// back after: the attention kernel's Q tile).
+struct Side {
+  unsigned Before = 0, PerStep = 0, After = 0, Held = 0;
+};
+
+struct Shape {
+  unsigned Tasks = 0;
+  struct Res {
+    unsigned Stages, Prod, Cons;
+    Side P, C;
+  };
+  std::vector<Res> Resources;
+};
+
+/// A balanced nested shape: per tile, each resource's producer hands
+/// over as many stages as its consumer takes.
+inline Shape randomShape(std::mt19937_64 &Rng) {
+  auto Pick = [&](unsigned Lo, unsigned Hi) {
+    return std::uniform_int_distribution<unsigned>(Lo, Hi)(Rng);
+  };
+  Shape S;
+  S.Tasks = Pick(2, 4);
+  unsigned NR = Pick(1, 3), Total = 0;
+  for (unsigned R = 0; R < NR; ++R) {
+    Shape::Res X;
+    X.Stages = Pick(1, 3);
+    Total += X.Stages;
+    X.Prod = Pick(0, S.Tasks - 1);
+    X.Cons = (X.Prod + Pick(1, S.Tasks - 1)) % S.Tasks;
+    S.Resources.push_back(X);
+  }
+  for (Shape::Res &X : S.Resources) {
+    unsigned Step = Pick(0, 1); // per k-step on both sides, or per tile only
+    unsigned Tile = Pick(Step ? 0 : 1, 2 * Total + 2);
+    auto Split = [&]() {
+      unsigned B = Pick(0, Tile), H = Pick(0, Tile - B);
+      return Side{B, Step, Tile - B - H, H};
+    };
+    X.P = Split();
+    X.C = Split();
+  }
+  return S;
+}
+
+namespace shape_detail {
+
+struct Step {
+  unsigned R;
+  Role Ro;
+  enum { Whole, Take, Give } What;
+};
+
+inline void emit(TaskRef &T, const Step &S) {
+  bool P = S.Ro == Role::Producer;
+  if (S.What == Step::Whole)
+    P ? T.fill(S.R) : T.drain(S.R);
+  else if (S.What == Step::Take)
+    P ? T.acquire(S.R).pwork(S.R) : T.wait(S.R).cwork(S.R);
+  else
+    P ? T.commit(S.R) : T.release(S.R);
+}
+
+/// The resources' op lists merged at random, each list's order kept.
+inline void emitMerged(TaskRef &T, const std::vector<std::vector<Step>> &Lists,
+                       std::mt19937_64 &Rng) {
+  for (const Step &S :
+       mergeInOrder(Lists, [&](size_t L) { return size_t(Rng() % L); }))
+    emit(T, S);
+}
+
+/// Before the k-loop: whole stages, then the takes of held ones; after:
+/// the held ones handed back (oldest first), then whole stages.
+inline std::vector<Step> part(unsigned R, Role Ro, const Side &S, bool Before) {
+  std::vector<Step> Out;
+  auto Add = [&](unsigned N, auto What) {
+    for (unsigned I = 0; I < N; ++I)
+      Out.push_back({R, Ro, What});
+  };
+  if (Before) {
+    Add(S.Before, Step::Whole);
+    Add(S.Held, Step::Take);
+  } else {
+    Add(S.Held, Step::Give);
+    Add(S.After, Step::Whole);
+  }
+  return Out;
+}
+
+} // namespace shape_detail
+
+/// The schedule of a shape: tile loop "n", k-loop "k"; Rng merges each
+/// task's ops on its resources.
+inline Builder buildShape(const Shape &S, std::mt19937_64 &Rng) {
+  using shape_detail::Step;
+  Builder B;
+  for (size_t R = 0; R < S.Resources.size(); ++R)
+    B.resource("R" + std::to_string(R), PipelineKind::AsyncAsync,
+               S.Resources[R].Stages, 1024);
+  for (unsigned TI = 0; TI < S.Tasks; ++TI) {
+    TaskRef T = B.task("t" + std::to_string(TI), TI, 1);
+    std::vector<std::pair<unsigned, Role>> Mine;
+    for (size_t R = 0; R < S.Resources.size(); ++R) {
+      if (S.Resources[R].Prod == TI) {
+        T.produces(R);
+        Mine.push_back({unsigned(R), Role::Producer});
+      }
+      if (S.Resources[R].Cons == TI) {
+        T.consumes(R);
+        Mine.push_back({unsigned(R), Role::Consumer});
+      }
+    }
+    auto SideOf = [&](unsigned R, Role Ro) -> const Side & {
+      return Ro == Role::Producer ? S.Resources[R].P : S.Resources[R].C;
+    };
+    T.loop(std::nullopt, "n").body();
+    std::vector<std::vector<Step>> Before, Inner, After;
+    for (auto [R, Ro] : Mine) {
+      Before.push_back(shape_detail::part(R, Ro, SideOf(R, Ro), true));
+      Inner.push_back(
+          std::vector<Step>(SideOf(R, Ro).PerStep, Step{R, Ro, Step::Whole}));
+      After.push_back(shape_detail::part(R, Ro, SideOf(R, Ro), false));
+    }
+    shape_detail::emitMerged(T, Before, Rng);
+    T.inner(std::nullopt, "k");
+    shape_detail::emitMerged(T, Inner, Rng);
+    T.body();
+    shape_detail::emitMerged(T, After, Rng);
+  }
+  return B;
+}
+
+/// buildShape names, in each hand-back, the latest stage its task took of
+/// that resource (as Builders.h does), so with two or more stages held
+/// across the k-loop the first hand-back returns the newest: ts-ownership
+/// refuses those shapes before any count matters. This names the oldest
+/// stage held in the tile loop instead, as a kernel would write it (k-loop
+/// ops stay as built). Opt-in: NestedShapesTest's seeds keep their shapes.
+inline void handBackOldestFirst(Program &P) {
+  for (Task &T : P.Tasks) {
+    std::map<std::pair<unsigned, Role>, std::vector<int>> Held;
+    for (Op &O : T.Ops) {
+      if (O.Sec != Section::Loop || !O.onResource())
+        continue;
+      std::vector<int> &Q = Held[{O.Resource, O.R}];
+      if (O.Kind == OpKind::Acquire || O.Kind == OpKind::Wait) {
+        Q.push_back(O.Stage);
+      } else if ((O.Kind == OpKind::Commit || O.Kind == OpKind::Release) &&
+                 !Q.empty()) {
+        O.Stage = Q.front();
+        Q.erase(Q.begin());
+      }
+    }
+  }
+}
+
+/// A nested schedule's verdict against every inner count up to a limit.
+struct InnerCheck {
+  /// False when roles or nesting refuse it before any count runs (both
+  /// ways, so there is nothing to compare).
+  bool Checked = false;
+  bool Verdict = false;              ///< verifyKernel reports an error.
+  std::optional<uint64_t> FirstFail; ///< First inner count with an error.
+  uint64_t Bound = 0;                ///< Largest inner count verifyKernel runs.
+};
+
+/// Enumerates inner counts 0 to Last(bound) with verifyInnerCount (each
+/// for every tile count), stopping at the first with an error.
+template <class LastFn>
+InnerCheck checkInnerCounts(const Program &P, const Kernel &K, LastFn Last) {
+  InnerCheck C;
+  KernelPlan Plan = planFor(P, K);
+  DiagList Structure;
+  checkRoles(P, K, Structure);
+  checkNesting(P, K, Plan, Structure);
+  if (hasError(Structure))
+    return C;
+  C.Checked = true;
+  C.Bound = innerTripCounts(P, K).back();
+  uint64_t Hi = Last(C.Bound);
+  for (uint64_t N = 0; N <= Hi && !C.FirstFail; ++N)
+    if (hasError(verifyInnerCount(P, K, Plan, N).Diags))
+      C.FirstFail = N;
+  C.Verdict = hasError(verifyKernel(P, K, Plan).Diags);
+  return C;
+}
+
+/// checkInnerCounts over the schedules Make(Seed) of Cases seeds.
+struct InnerSweep {
+  unsigned Checked = 0, Failing = 0;
+  unsigned Disagree = 0; ///< Verdict and enumeration differ.
+  unsigned Late = 0;     ///< The first failing count lies past the bound.
+  uint64_t LatestFail = 0, LargestBound = 0; ///< Over the schedules.
+  std::string First; ///< The first disagreement or late failure.
+};
+
+template <class MakeFn, class LastFn>
+InnerSweep sweepInnerCounts(uint64_t From, unsigned Cases, MakeFn Make,
+                            LastFn Last) {
+  InnerSweep W;
+  for (uint64_t Seed = From; Seed < From + Cases; ++Seed) {
+    Builder B = Make(Seed);
+    InnerCheck C = checkInnerCounts(B.P, B.kernel(), Last);
+    if (!C.Checked)
+      continue;
+    ++W.Checked;
+    W.Failing += C.FirstFail.has_value();
+    bool Bad = C.Verdict != C.FirstFail.has_value();
+    bool Late = C.FirstFail && *C.FirstFail > C.Bound;
+    W.Disagree += Bad;
+    W.Late += Late;
+    W.LatestFail = std::max(W.LatestFail, C.FirstFail.value_or(0));
+    W.LargestBound = std::max(W.LargestBound, C.Bound);
+    if ((Bad || Late) && W.First.empty())
+      W.First = std::string(Bad ? "disagreement" : "late failure") +
+                " at seed " + std::to_string(Seed) + ": verdict " +
+                (C.Verdict ? "refuses" : "accepts") + ", first failing count " +
+                (C.FirstFail ? std::to_string(*C.FirstFail) : "none") +
+                ", bound " + std::to_string(C.Bound);
+  }
+  return W;
+}
+
+} // namespace ts::test
+
+#endif

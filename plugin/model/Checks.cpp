@@ -40,6 +40,11 @@ const std::vector<CheckInfo> &checkTable() {
        "a try_ token reaches exactly the next blocking op of its handle, same "
        "iteration",
        "ts-token"},
+      // A try_ only tests a barrier: one whose token nothing uses changes
+      // nothing, so it is a warning, not an error.
+      {Check::UnusedToken, "ts-unused-token", false,
+       "a try_ whose token no blocking op of the same iteration uses",
+       "ts-unused-token"},
       {Check::TmaBytes, "ts-tma-bytes", true,
        "every committed tma_async stage gets a ts::tma::load on every path, "
        "into "

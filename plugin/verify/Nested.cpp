@@ -2,12 +2,14 @@
 //
 // The views of plan/NestedViews.h write a nested task's k-loop out for one
 // inner trip count; they are sound only when tasks that exchange stages
-// both nest a k-loop with one trip count, or neither (ts-domain).
+// both nest a k-loop with one trip count, or neither, or the nested one
+// exchanges them per tile, outside its k-loop (ts-domain).
 //
 //===----------------------------------------------------------------------===//
 #include "verify/Nested.h"
 #include "verify/VerifyUtil.h"
 
+#include <algorithm>
 #include <set>
 
 namespace ts {
@@ -28,6 +30,13 @@ void checkPair(const Program &P, const Task &A, const Task &B, unsigned R,
   bool NA = A.Inner.Present, NB = B.Inner.Present;
   if (NA != NB) {
     const Task &Flat = NA ? B : A, &Nest = NA ? A : B;
+    // Stages taken per tile, outside the k-loop (an epilogue's): the views
+    // write the k-loop out and pair them tile by tile.
+    if (Flat.Dom.Present &&
+        std::none_of(Nest.Ops.begin(), Nest.Ops.end(), [&](const Op &O) {
+          return O.Resource == R && O.Sec == Section::Inner;
+        }))
+      return;
     Diag &D = report(
         Out, Check::Domain, Flat.Dom.Present ? Flat.Dom.Loc : Flat.Loc,
         "task " + quote(Flat.Name) + " exchanges stages of " +
@@ -38,7 +47,8 @@ void checkPair(const Program &P, const Task &A, const Task &B, unsigned R,
          "the inner ts::domain loop of " + quote(Nest.Name) + " is here");
     note(D, Flat.Loc,
          "write the same loops in both tasks: the tile loop with the k-loop "
-         "inside it");
+         "inside it (a task without a k-loop may take stages that the other "
+         "hands over per tile, outside its k-loop)");
     return;
   }
   if (!NA || innerTripsMatch(A.Inner, B.Inner))

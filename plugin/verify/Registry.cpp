@@ -72,7 +72,7 @@ const std::vector<CheckRow> &checkRegistry() {
        true,
        runPlanned<checkNesting>},
       {"Stages",
-       {C::Ownership, C::Token},
+       {C::Ownership, C::Token, C::UnusedToken},
        Scope::View,
        false,
        false,

@@ -255,7 +255,7 @@ void StageWalk::dangling(const Pending &Pd) {
           once("dangling", O,
                std::string(opKindName(O.Kind)) + " of " + res(O) +
                    " is not followed by " + Blocking + " in the same iteration",
-               Check::Token))
+               Check::UnusedToken))
     note(
         *D, O.Loc,
         std::string("pass its token to ") + Blocking +

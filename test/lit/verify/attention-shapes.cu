@@ -1,0 +1,81 @@
+// The attention shapes a persistent kernel is made of, verified: a Q stage
+// taken per tile before a nonempty() K loop (Q is waited before the loop,
+// so the inner count 0 is still checked), a flat epilogue task fed per tile
+// by the nested softmax task, and (-DTOKEN) a try_wait token taken per tile
+// and used by the first inner step; at inner count 0 no wait uses it, which
+// is only a warning (a try_ only tests a barrier).
+// RUN: %ts_device -fsyntax-only %s -Xclang -verify=ok -Xclang -plugin-arg-ts -Xclang -report | FileCheck %s
+// RUN: %ts_device -fsyntax-only -DTOKEN %s -Xclang -verify=token -Xclang -plugin-arg-ts -Xclang -report | FileCheck %s --check-prefix=TOKEN
+// ok-no-diagnostics
+#include <ts/ts.h>
+struct Params { CUtensorMap q; CUtensorMap kv; float *out; int tiles; int kv_tiles; };
+struct [[ts::resource(ts::tma_async, ts::stages(2))]] QTile { float v[16][64]; };
+struct [[ts::resource(ts::tma_async, ts::stages(2))]] KTile { float v[16][64]; };
+struct [[ts::resource(ts::async_async, ts::stages(2))]] Rows { float v[128]; };
+
+[[ts::task(ts::warps(8, 1))]]
+__device__ void load(const Params &p, ts::producer<QTile> q, ts::producer<KTile> k) {
+  for (auto t : ts::domain(0, p.tiles)) {
+    auto sq = q.acquire();
+    ts::tma::load(sq->v, &p.q, {0, int(t) * 16}, sq.barrier());
+    q.commit(sq);
+    for (auto j : ts::domain(0, p.kv_tiles).nonempty()) {
+      auto sk = k.acquire();
+      ts::tma::load(sk->v, &p.kv, {0, int(j) * 16}, sk.barrier());
+      k.commit(sk);
+    }
+  }
+}
+
+[[ts::task(ts::warps(0, 4))]]
+__device__ void softmax(const Params &p, ts::consumer<QTile> q, ts::consumer<KTile> k,
+                        ts::producer<Rows> rows) {
+  const int row = threadIdx.x / 8, col = threadIdx.x % 8;
+  for (auto t : ts::domain(0, p.tiles)) {
+    auto sq = q.wait();
+#if defined(TOKEN)
+    auto tok = k.try_wait(); // token-warning {{try_wait of 'KTile' is not followed by wait in the same iteration}} token-note {{pass its token to wait(token) after it}}
+#endif
+    float best = -1e30f;
+    for (auto j : ts::domain(0, p.kv_tiles).nonempty()) {
+      float dot = 0.f;
+#if defined(TOKEN)
+      if (j.first()) {
+        auto sk = k.wait(tok);
+        for (int d = 0; d < 64; ++d)
+          dot += sq->v[row][d] * sk->v[col][d];
+        k.release(sk);
+      }
+      if (!j.first()) {
+        auto sk = k.wait();
+        for (int d = 0; d < 64; ++d)
+          dot += sq->v[row][d] * sk->v[col][d];
+        k.release(sk);
+      }
+#else
+      auto sk = k.wait();
+      for (int d = 0; d < 64; ++d)
+        dot += sq->v[row][d] * sk->v[col][d];
+      k.release(sk);
+#endif
+      best = fmaxf(best, dot);
+    }
+    q.release(sq);
+    auto r = rows.acquire();
+    r->v[threadIdx.x % 128] = best;
+    rows.commit(r);
+  }
+}
+
+[[ts::task(ts::warps(4, 4))]]
+__device__ void epilogue(const Params &p, ts::consumer<Rows> rows) {
+  for (auto t : ts::domain(0, p.tiles)) {
+    auto r = rows.wait();
+    p.out[int(t) * 128 + threadIdx.x % 128] = r->v[threadIdx.x % 128];
+    rows.release(r);
+  }
+}
+[[ts::kernel(load, softmax, epilogue)]] __global__ void attn(const __grid_constant__ Params p);
+// CHECK: verification: PASSED (0 error(s), 0 warning(s))
+// CHECK: protocol: inner loop 0 to 13 times (bounded: docs/verifier.md, "Nested domains"); outer loop, at each: every trip count
+// TOKEN: verification: PASSED (0 error(s), 1 warning(s))

@@ -2,6 +2,7 @@
 #include "frontend/DiagEmitter.h"
 #include "frontend/Extractor.h"
 #include "frontend/Schedule.h"
+#include "frontend/TmaStores.h"
 #include "frontend/Vocabulary.h"
 
 #include "clang/AST/Attr.h"
@@ -199,6 +200,7 @@ void Extractor::task(const SeenAttr &A) {
   std::map<const ParmVarDecl *, HandleParam> Handles;
   taskParams(Def, T, Handles);
   extractSchedule(Ctx, Def, Handles, T, X.Diags);
+  extractStores(Ctx, Def, T);
 
   TaskIndex[FD->getCanonicalDecl()] = unsigned(X.P.Tasks.size());
   X.TaskSrc.push_back({qualified(FD)});

@@ -26,32 +26,11 @@ struct CallSites : RecursiveASTVisitor<CallSites> {
   }
 };
 
-/// Declared in namespace ts (or one nested in it): libts's own functions.
-bool inLibts(const FunctionDecl *F) {
-  const DeclContext *DC = F->getDeclContext();
-  const NamespaceDecl *Outer = nullptr;
-  for (; DC; DC = DC->getParent())
-    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
-      Outer = NS;
-  return Outer && Outer->getIdentifier() && Outer->getName() == "ts";
-}
-
 bool isScheduleCall(const CallExpr *C) {
   bool IsWait = false;
   OpKind Kind;
   unsigned Pending = 0;
   return asPdlCall(C, IsWait) || asMmaGroupCall(C, Kind, Pending);
-}
-
-/// A user function the walk follows: not libts's, not a lambda of the body.
-const FunctionDecl *followed(const CallExpr *C) {
-  const FunctionDecl *F = C->getDirectCallee();
-  if (!F || inLibts(F))
-    return nullptr;
-  if (const auto *M = dyn_cast<CXXMethodDecl>(F);
-      M && M->getParent()->isLambda())
-    return nullptr;
-  return F;
 }
 
 /// The first schedule call in F's body or in the functions it calls.
@@ -67,7 +46,7 @@ const CallExpr *scheduleCallIn(const FunctionDecl *F,
     if (isScheduleCall(C))
       return C;
   for (const CallExpr *C : Calls.Found)
-    if (const FunctionDecl *G = followed(C))
+    if (const FunctionDecl *G = userCallee(C))
       if (const CallExpr *In = scheduleCallIn(G, Seen, Depth + 1))
         return In;
   return nullptr;
@@ -88,7 +67,7 @@ const Stmt *reachIn(const Stmt *Body, const ReachMatch &Match,
     if (Match(A))
       return A;
   for (const CallExpr *C : Sites.Found) {
-    const FunctionDecl *G = followed(C), *Def = nullptr;
+    const FunctionDecl *G = userCallee(C), *Def = nullptr;
     if (G && G->hasBody(Def) && Def &&
         Seen.insert(Def->getCanonicalDecl()).second)
       if (const Stmt *In = reachIn(Def->getBody(), Match, Seen, Depth + 1))
@@ -98,6 +77,27 @@ const Stmt *reachIn(const Stmt *Body, const ReachMatch &Match,
 }
 
 } // namespace
+
+/// Declared in namespace ts (or one nested in it): libts's own functions.
+bool inLibts(const FunctionDecl *F) {
+  const DeclContext *DC = F->getDeclContext();
+  const NamespaceDecl *Outer = nullptr;
+  for (; DC; DC = DC->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
+      Outer = NS;
+  return Outer && Outer->getIdentifier() && Outer->getName() == "ts";
+}
+
+/// A user function the walk follows: not libts's, not a lambda of the body.
+const FunctionDecl *userCallee(const CallExpr *C) {
+  const FunctionDecl *F = C->getDirectCallee();
+  if (!F || inLibts(F))
+    return nullptr;
+  if (const auto *M = dyn_cast<CXXMethodDecl>(F);
+      M && M->getParent()->isLambda())
+    return nullptr;
+  return F;
+}
 
 const Stmt *reaches(const Stmt *S, const ReachMatch &Match) {
   std::set<const Decl *> Seen;
@@ -109,7 +109,7 @@ std::vector<HiddenCall> hiddenScheduleCalls(const Stmt *Body) {
   Calls.TraverseStmt(const_cast<Stmt *>(Body));
   std::vector<HiddenCall> Out;
   for (const CallExpr *C : Calls.Found) {
-    const FunctionDecl *F = followed(C);
+    const FunctionDecl *F = userCallee(C);
     std::set<const Decl *> Seen;
     if (F)
       if (const CallExpr *In = scheduleCallIn(F, Seen, 0))

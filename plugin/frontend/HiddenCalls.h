@@ -26,6 +26,13 @@ struct HiddenCall {
 /// in Body are not followed: their bodies are part of Body.
 std::vector<HiddenCall> hiddenScheduleCalls(const clang::Stmt *Body);
 
+/// Declared in namespace ts (or one nested in it): libts's own functions.
+bool inLibts(const clang::FunctionDecl *F);
+
+/// The callee of C when the walks follow it: a user function, not libts's,
+/// not a lambda of the body.
+const clang::FunctionDecl *userCallee(const clang::CallExpr *C);
+
 /// What reaches() looks for: a call or an inline assembly statement.
 using ReachMatch = std::function<bool(const clang::Stmt *)>;
 

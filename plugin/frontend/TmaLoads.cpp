@@ -1,5 +1,6 @@
 //===- TmaLoads.cpp - TMA loads into a stage in one statement -------------===//
 #include "frontend/TmaLoads.h"
+#include "frontend/LoopTrips.h"
 #include "frontend/Vocabulary.h"
 
 using namespace clang;
@@ -108,76 +109,6 @@ std::optional<uint64_t> TmaLoads::destinationBytes(const Expr *Dst) const {
   return uint64_t(Ctx.getTypeSizeInChars(T).getQuantity());
 }
 
-namespace {
-
-/// No statement in S leaves the loop early or changes V.
-bool runsThrough(const Stmt *S, const VarDecl *V) {
-  struct Exits : RecursiveASTVisitor<Exits> {
-    const VarDecl *V;
-    bool Found = false;
-    bool VisitStmt(Stmt *X) {
-      Found |= isa<BreakStmt, ContinueStmt, ReturnStmt, GotoStmt>(X);
-      return !Found;
-    }
-    bool writes(const Expr *E) const {
-      const auto *R = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-      return R && R->getDecl() == V;
-    }
-    bool VisitUnaryOperator(UnaryOperator *U) {
-      Found |= (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) &&
-               writes(U->getSubExpr());
-      return !Found;
-    }
-    bool VisitBinaryOperator(BinaryOperator *B) {
-      Found |= B->isAssignmentOp() && writes(B->getLHS());
-      return !Found;
-    }
-  } E;
-  E.V = V;
-  E.TraverseStmt(const_cast<Stmt *>(S));
-  return !E.Found;
-}
-
-/// The trip count of `for (int j = A; j < B; ++j)` (or `<=`, `!=`, `j++`,
-/// `j += C`) with constant A, B and C, and a body that neither leaves early
-/// nor changes j.
-std::optional<uint64_t> constantTrips(ASTContext &Ctx, const ForStmt *F) {
-  const auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit());
-  const auto *V = DS && DS->isSingleDecl()
-                      ? dyn_cast<VarDecl>(DS->getSingleDecl())
-                      : nullptr;
-  const auto *Cond = dyn_cast_or_null<BinaryOperator>(F->getCond());
-  if (!V || !V->getInit() || !Cond || !F->getInc() ||
-      !runsThrough(F->getBody(), V))
-    return std::nullopt;
-  auto Int = [&](const Expr *E) -> std::optional<int64_t> {
-    if (auto I = E->getIntegerConstantExpr(Ctx))
-      return I->getExtValue();
-    return std::nullopt;
-  };
-  auto IsV = [&](const Expr *E) {
-    const auto *R = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-    return R && R->getDecl() == V;
-  };
-  std::optional<int64_t> Lo = Int(V->getInit()), Hi = Int(Cond->getRHS()), Step;
-  const Expr *Inc = F->getInc()->IgnoreParens();
-  if (const auto *U = dyn_cast<UnaryOperator>(Inc);
-      U && U->isIncrementOp() && IsV(U->getSubExpr()))
-    Step = 1;
-  else if (const auto *B = dyn_cast<CompoundAssignOperator>(Inc);
-           B && B->getOpcode() == BO_AddAssign && IsV(B->getLHS()))
-    Step = Int(B->getRHS());
-  if (!Lo || !Hi || !Step || *Step <= 0 || !IsV(Cond->getLHS()))
-    return std::nullopt;
-  int64_t End = *Hi + (Cond->getOpcode() == BO_LE ? 1 : 0);
-  if (Cond->getOpcode() != BO_LT && Cond->getOpcode() != BO_LE &&
-      !(Cond->getOpcode() == BO_NE && (*Hi - *Lo) % *Step == 0))
-    return std::nullopt;
-  return End > *Lo ? uint64_t((End - *Lo + *Step - 1) / *Step) : 0;
-}
-
-} // namespace
-
 /// How often C runs on every path through S: S is C, a block holding a
 /// statement that runs it, or a loop of constant trip count (with or
 /// without `#pragma unroll`) whose body runs it; none when it may be
@@ -195,7 +126,9 @@ std::optional<uint64_t> TmaLoads::timesRun(const Stmt *S,
     return std::nullopt;
   }
   const auto *F = dyn_cast_or_null<ForStmt>(S);
-  std::optional<uint64_t> Trips = F ? constantTrips(Ctx, F) : std::nullopt;
+  std::optional<uint64_t> Trips;
+  if (auto L = F ? constantLoop(Ctx, F) : std::nullopt)
+    Trips = L->Trips;
   std::optional<uint64_t> Body =
       Trips && *Trips > 0 ? timesRun(F->getBody(), C) : std::nullopt;
   return Body ? std::optional<uint64_t>(*Trips * *Body) : std::nullopt;

@@ -34,7 +34,8 @@ const std::vector<CheckInfo> &checkTable() {
       {Check::Credit, "ts-credit", true,
        "no deadlock and balanced stages at every trip count", "ts-credit"},
       {Check::Ownership, "ts-ownership", true,
-       "a stage is used only while held, handed back once, oldest first",
+       "a stage is used only while held and handed back once, in an order "
+       "the barriers allow",
        "ts-ownership"},
       {Check::Token, "ts-token", true,
        "a try_ token reaches exactly the next blocking op of its handle, same "
@@ -45,6 +46,16 @@ const std::vector<CheckInfo> &checkTable() {
       {Check::UnusedToken, "ts-unused-token", false,
        "a try_ whose token no blocking op of the same iteration uses",
        "ts-unused-token"},
+      {Check::TmaStore, "ts-tma-store", true,
+       "a TMA store's source is fenced by its writers and passed through a "
+       "barrier before one thread issues it, and not written again until "
+       "the store has read it",
+       "ts-tma-store"},
+      // Storing a tile once per warp is correct, only wasteful.
+      {Check::RepeatedStore, "ts-repeated-store", false,
+       "a TMA store issued by every warp (or thread) of a task stores the "
+       "same tile that many times",
+       "ts-repeated-store"},
       {Check::TmaBytes, "ts-tma-bytes", true,
        "every committed tma_async stage gets a ts::tma::load on every path, "
        "into "

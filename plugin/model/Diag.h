@@ -36,7 +36,9 @@ enum class Check {
   Pdl,       ///< ts-pdl: programmatic dependent launch order.
   Cluster,   ///< ts-cluster: TMA multicast across a thread-block cluster.
   Unlisted,  ///< ts-unlisted-task: a task no kernel runs, on idle warps.
-  UnusedToken, ///< ts-unused-token: a try_ no blocking op uses (warning).
+  UnusedToken,   ///< ts-unused-token: a try_ no blocking op uses (warning).
+  TmaStore,      ///< ts-tma-store: a TMA store's source unfenced or rewritten.
+  RepeatedStore, ///< ts-repeated-store: every warp stores the tile (warning).
 };
 
 /// One row per check: the one place that names, ranks and documents it.

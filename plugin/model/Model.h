@@ -8,6 +8,8 @@
 #ifndef LIBTS_MODEL_MODEL_H
 #define LIBTS_MODEL_MODEL_H
 
+#include "model/Stores.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -284,6 +286,10 @@ struct Task {
   Domain Inner;
   bool Padding = false; ///< Only on KernelPlan::Padding: fills a warp group.
   SourceHandle Loc = 0;
+  /// What the task does around TMA stores, helpers inlined (model/Stores.h);
+  /// StoreBuffers names each buffer as the source spells it.
+  std::vector<StoreEvent> StoreEvents;
+  std::vector<std::string> StoreBuffers;
 
   unsigned endWarp() const { return FirstWarp + NumWarps; }
   bool produces(unsigned R) const;

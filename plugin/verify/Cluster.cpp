@@ -122,17 +122,48 @@ bool distinctInCluster(const Kernel &K, const Varying &V) {
   return V.Divisor == 1 && (V.Modulus == 0 || V.Modulus >= K.Cluster[V.Dim]);
 }
 
+/// A block index along one dimension is the same on the CTAs of a 2-D
+/// cluster that differ only along another.
+void checkOtherDims(const Kernel &K, const Op &O, const Varying &V,
+                    const char *What, const char *Fix, DiagList &Out) {
+  for (unsigned D = 0; D < 3; ++D) {
+    if (D == V.Dim || K.Cluster[D] == 1)
+      continue;
+    Diag &Dg = report(
+        Out, Check::Cluster, O.McastLoc,
+        std::string("two CTAs of the cluster multicast this load ") + What);
+    note(Dg, V.Loc,
+         readWords(V) + " is the same on the " + std::to_string(K.Cluster[D]) +
+             " CTAs of the cluster " + shape(K) + " along " +
+             std::string(1, char('x' + D)) +
+             ", so two of them load one share and a share is never loaded; " +
+             Fix);
+    return;
+  }
+}
+
 /// Shares of a multicast tile: every CTA issues the load, so unless its
 /// destination and coordinates depend on the CTA, all write one place; a
 /// position read that repeats within the cluster makes two CTAs share one.
 void checkShare(const Kernel &K, const Op &O, const Reads &R, const char *What,
                 const char *Fix, DiagList &Out) {
-  if (!R.Complete)
-    return;
   std::vector<const Varying *> Position;
   for (const Varying &V : R.Varies)
     if (!perThread(V) && variesInCluster(K, V))
       Position.push_back(&V);
+  if (Position.empty() && !R.Complete) {
+    Diag &D = report(Out, Check::Cluster, O.McastLoc,
+                     std::string("cannot verify that the CTAs of the cluster "
+                                 "multicast this load ") +
+                         What +
+                         " only once: its position reads a value the "
+                         "analysis does not follow");
+    note(D, O.McastLoc,
+         "memory, a pointer out-parameter, a local whose address is taken or "
+         "an opaque call; compute the share from ts::cluster::rank() in "
+         "locals initialised once or through reference out-parameters");
+    return;
+  }
   if (Position.empty()) {
     Diag &D = report(
         Out, Check::Cluster, O.McastLoc,
@@ -144,9 +175,12 @@ void checkShare(const Kernel &K, const Op &O, const Reads &R, const char *What,
   }
   // One read decides the position: it must take a value per CTA.
   const Varying &V = *Position.front();
-  if (Position.size() > 1 || V.Src != Varying::Source::CtaIndex ||
-      distinctInCluster(K, V))
+  if (Position.size() > 1 || V.Src != Varying::Source::CtaIndex)
     return;
+  if (distinctInCluster(K, V)) {
+    checkOtherDims(K, O, V, What, Fix, Out);
+    return;
+  }
   Diag &D = report(Out, Check::Cluster, O.McastLoc,
                    std::string("two CTAs of the cluster multicast this load ") +
                        What);

@@ -8,6 +8,7 @@
 // committed it and free again once all consumer tasks released it.
 //
 //===----------------------------------------------------------------------===//
+#include "plan/HandBack.h"
 #include "verify/Simulation.h"
 #include "verify/VerifyUtil.h"
 
@@ -36,6 +37,7 @@ Simulation::Simulation(const Program &P, const Kernel &K,
     const Task &T = P.Tasks[K.Tasks[I]];
     Tasks.push_back(K.Tasks[I]);
     Trips.push_back(T.Dom.Present ? KTrips[I] : 0);
+    Credits.push_back(handBackCredits(P, T).value_or(std::vector<unsigned>{}));
     Head.emplace_back();
     Loop.emplace_back();
     Tail.emplace_back();
@@ -168,7 +170,7 @@ void Simulation::execute(unsigned T) {
     Ct.LastAcquire = O.Loc;
     break;
   case OpKind::Commit:
-    ++Ct.Committed;
+    Ct.Committed += credit(T, Index);
     Ct.LastCommit = O.Loc;
     break;
   case OpKind::Wait:
@@ -176,7 +178,7 @@ void Simulation::execute(unsigned T) {
     Ct.LastWait = O.Loc;
     break;
   case OpKind::Release:
-    ++Ct.Released;
+    Ct.Released += credit(T, Index);
     Ct.LastRelease = O.Loc;
     break;
   default:
@@ -201,13 +203,13 @@ void Simulation::undoStep(unsigned T, const Cursor &Before) {
     --Ct.Acquired;
     break;
   case OpKind::Commit:
-    --Ct.Committed;
+    Ct.Committed -= credit(T, nextIndex(T));
     break;
   case OpKind::Wait:
     --Ct.Waited;
     break;
   case OpKind::Release:
-    --Ct.Released;
+    Ct.Released -= credit(T, nextIndex(T));
     break;
   default:
     break;

@@ -169,6 +169,12 @@ private:
   std::vector<char> PlainLoop;
   std::vector<Cursor> Cur;
   std::vector<Counters> C;
+  /// Per task, what each hand-back credits (plan/HandBack.h); empty when
+  /// the task hands back in order and each credits 1.
+  std::vector<std::vector<unsigned>> Credits;
+  unsigned credit(unsigned T, unsigned Index) const {
+    return Credits[T].empty() ? 1 : Credits[T][Index];
+  }
   /// Simulation-local task positions that fill / drain each resource.
   std::vector<std::vector<unsigned>> Producers, Consumers;
   /// Protocol events of the run on each resource, for counterexample notes.

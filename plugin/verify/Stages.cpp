@@ -8,6 +8,7 @@
 // iterations add the deepest wait_group's N to that.
 //
 //===----------------------------------------------------------------------===//
+#include "plan/HandBack.h"
 #include "verify/Verify.h"
 #include "verify/VerifyUtil.h"
 
@@ -37,7 +38,8 @@ class StageWalk {
 public:
   StageWalk(const Program &P, const Task &T, DiagList &Out,
             std::set<std::string> &Seen)
-      : P(P), T(T), Out(Out), Seen(Seen) {}
+      : P(P), T(T), Out(Out), Seen(Seen),
+        InAnyOrder(handBackCredits(P, T).has_value()) {}
 
   void run(uint64_t Trips);
 
@@ -74,6 +76,9 @@ private:
   uint64_t Committed = 0; ///< MMA groups closed by commit_group.
   uint64_t Completed = 0; ///< Groups a wait_group has seen complete.
   int LastWait = -1;      ///< The last wait_group op, for notes.
+  /// Each slot has its own barriers: stages may go back in any order the
+  /// simulation can credit (plan/HandBack.h).
+  bool InAnyOrder;
 };
 
 Diag *StageWalk::once(const std::string &Id, const Op &O, std::string Msg,
@@ -183,7 +188,7 @@ void StageWalk::giveBack(unsigned I) {
     }
     return;
   }
-  if (!Q.empty() && Q.front() != Index) {
+  if (!Q.empty() && Q.front() != Index && !InAnyOrder) {
     if (Diag *D =
             once("order", O,
                  std::string(opKindName(O.Kind)) + " of " + res(O) +
@@ -192,8 +197,8 @@ void StageWalk::giveBack(unsigned I) {
       note(*D, T.Ops[Instances[Q.front()].TakenBy].Loc,
            "the older stage was taken here");
       note(*D, O.Loc,
-           "hand stages of one resource back oldest first, as the barriers "
-           "expect them");
+           "hand stages of one resource back oldest first, or hand the older "
+           "one back in the same iteration without release_oldest()");
     }
   }
   Q.erase(std::find(Q.begin(), Q.end(), Index));

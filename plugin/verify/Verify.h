@@ -42,6 +42,8 @@ void checkTmaBytes(const Program &P, const Kernel &K, const KernelPlan &Plan,
 void checkGraph(const Program &P, const Kernel &K, DiagList &Out);
 /// ts::alias and ts::grid_dependent name resources the kernel uses.
 void checkDeclarations(const Program &P, const Kernel &K, DiagList &Out);
+/// Fences, barriers and waits around each task's TMA stores (model/Stores.h).
+void checkTmaStores(const Program &P, const Kernel &K, DiagList &Out);
 void checkUnlistedTasks(const Program &P, const Kernel &K,
                         const KernelPlan &Plan, DiagList &Out);
 /// Tasks that touch grid-dependent resources call ts::pdl_wait() first.

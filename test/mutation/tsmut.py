@@ -2870,6 +2870,129 @@ def op_load_per_warp(ctx: Ctx):
                       edits)
 
 
+# ----------------------------------------------------------------------------
+# TMA stores from shared memory threads wrote (ts::tma::store_fence,
+# issue_store, wait_store_reads): judged per function, the way an epilogue
+# helper is written.
+
+_STORE_STMT = re.compile(r"ts::tma::(store_fence|wait_store_reads|issue_store)\b")
+_SYNC_STMT = re.compile(r"ts::sync_warpgroup\s*\(\s*\)\s*;")
+
+
+def _function_of(t: str, pos: int) -> Optional[Tuple[int, int]]:
+    """The outermost block around pos that follows `)`: a function body."""
+    best = None
+    for m in re.finditer(r"\)\s*(?:const\s*|noexcept\s*)*\{", t[:pos]):
+        a = m.end() - 1
+        try:
+            b = _match(t, a)
+        except ValueError:
+            continue
+        if a < pos < b and (best is None or a < best[0]):
+            best = (a, b)
+    return best
+
+
+def _in_loop(t: str, fn: Tuple[int, int], pos: int) -> bool:
+    for m in re.finditer(r"\bfor\s*\(", t[fn[0]:pos]):
+        k = fn[0] + m.end() - 1
+        body = _skip_ws(t, _match(t, k) + 1, fn[1])
+        if _stmt_end(t, body, fn[1]) > pos:
+            return True
+    return False
+
+
+def _rotation(t: str, fn: Tuple[int, int]) -> int:
+    """K of a rotation over buffers (`[j & (K-1)]`, `[j % K]`) in fn, else 1."""
+    m = re.search(r"\[\s*\w+\s*(&|%)\s*(\d+)\s*\]", t[fn[0]:fn[1]])
+    if not m:
+        return 1
+    return int(m.group(2)) + 1 if m.group(1) == "&" else int(m.group(2))
+
+
+def _store_sites(ctx: Ctx):
+    """(statement start, end, call name, function span) of each TMA store call."""
+    t = ctx.t
+    for m in _STORE_STMT.finditer(t):
+        fn = _function_of(t, m.start())
+        if fn and "issue_store" in t[fn[0]:fn[1]]:
+            yield m.start(), _stmt_end(t, m.start(), fn[1]), m.group(1), fn
+
+
+def op_drop_store_fence(ctx: Ctx):
+    for a, b, name, fn in _store_sites(ctx):
+        if name == "store_fence":
+            yield _mk(ctx, "drop_store_fence", BUG, a, "drop `%s`" % _one_line(ctx.s.src[a:b]),
+                      "threads' writes reach the TMA store unfenced: the async proxy may read "
+                      "stale shared memory", [(a, b, "(void)0;")])
+
+
+def op_drop_store_wait(ctx: Ctx):
+    for a, b, name, fn in _store_sites(ctx):
+        if name == "wait_store_reads" and _in_loop(ctx.t, fn, a):
+            yield _mk(ctx, "drop_store_wait", BUG, a, "drop `%s`" % _one_line(ctx.s.src[a:b]),
+                      "the buffer is rewritten while the store issued from it may still read it",
+                      [(a, b, "(void)0;")])
+
+
+def _store_wait_arg(ctx: Ctx, a: int, b: int):
+    m = re.compile(r"wait_store_reads\s*<\s*(\d+)\s*>").search(ctx.t, a, b)
+    return (m.start(1), m.end(1), int(m.group(1))) if m else None
+
+
+def op_raise_store_wait(ctx: Ctx):
+    for a, b, name, fn in _store_sites(ctx):
+        w = _store_wait_arg(ctx, a, b) if name == "wait_store_reads" else None
+        if not w or not _in_loop(ctx.t, fn, a):
+            continue
+        k = _rotation(ctx.t, fn)
+        bug = w[2] + 1 >= k
+        yield _mk(ctx, "raise_store_wait", BUG if bug else VALID, a,
+                  "`wait_store_reads<%d>` -> `<%d>` (%d buffers in turn)" % (w[2], w[2] + 1, k),
+                  "the store of the buffer about to be rewritten may still read it" if bug else
+                  "one more store in flight still leaves the rewritten buffer's store done",
+                  [(w[0], w[1], str(w[2] + 1))])
+
+
+def op_lower_store_wait(ctx: Ctx):
+    for a, b, name, fn in _store_sites(ctx):
+        w = _store_wait_arg(ctx, a, b) if name == "wait_store_reads" else None
+        if w and w[2] > 0:
+            yield _mk(ctx, "lower_store_wait", VALID, a,
+                      "`wait_store_reads<%d>` -> `<%d>`" % (w[2], w[2] - 1),
+                      "waiting for more stores is always safe",
+                      [(w[0], w[1], str(w[2] - 1))])
+
+
+def op_drop_store_sync(ctx: Ctx):
+    """A barrier between the writers' fences and the issue, or between the
+    issuer's wait and the next writes."""
+    sites = list(_store_sites(ctx))
+    for m in _SYNC_STMT.finditer(ctx.t):
+        before = [s for s in sites if s[0] < m.start() and s[3][0] < m.start() < s[3][1]]
+        if not before or before[-1][2] not in ("store_fence", "wait_store_reads"):
+            continue
+        why = ("the issuing thread may store before the other threads' writes" if
+               before[-1][2] == "store_fence" else
+               "the other threads rewrite the buffer while the store may still read it")
+        yield _mk(ctx, "drop_store_sync", BUG, m.start(), "drop `ts::sync_warpgroup();` after `%s`"
+                  % before[-1][2], why, [(m.start(), m.end(), "(void)0;")])
+
+
+def op_unguard_issue(ctx: Ctx):
+    for a, b, name, fn in _store_sites(ctx):
+        if name != "issue_store":
+            continue
+        g = re.compile(r"if\s*\(([^()]*)\)\s*$").search(ctx.t, fn[0], a)
+        waits = [s for s in _store_sites(ctx) if s[3] == fn and s[2] == "wait_store_reads"]
+        if not g or not waits or not _in_loop(ctx.t, fn, a):
+            continue
+        yield _mk(ctx, "unguard_issue", BUG, a, "drop the guard `if (%s)` of `issue_store`" % g.group(1),
+                  "every thread issues the store, and only the issuer's wait covers its own: the "
+                  "others' stores still read the buffer when it is rewritten",
+                  [(g.start(), g.end(), "")])
+
+
 OPERATORS = [
     ("drop_close", op_drop_close),
     ("dup_close", op_dup_close),
@@ -2912,6 +3035,12 @@ OPERATORS = [
     ("drop_grid_constant", op_drop_grid_constant),
     ("arm_tx_bytes", op_arm_tx_bytes),
     ("load_per_warp", op_load_per_warp),
+    ("drop_store_fence", op_drop_store_fence),
+    ("drop_store_wait", op_drop_store_wait),
+    ("raise_store_wait", op_raise_store_wait),
+    ("lower_store_wait", op_lower_store_wait),
+    ("drop_store_sync", op_drop_store_sync),
+    ("unguard_issue", op_unguard_issue),
 ]
 
 

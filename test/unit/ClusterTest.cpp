@@ -204,7 +204,13 @@ TEST(Cluster, EachCtaLoadsItsOwnShare) {
             std::vector<std::string>{
                 "every CTA of the cluster multicasts this load from the same "
                 "coordinates"});
-  L.McastCoords.Complete = false; // read from memory: not judged
+  L.McastCoords.Complete = false; // read from memory: refused, not trusted
+  EXPECT_EQ(clusterErrors(P),
+            std::vector<std::string>{
+                "cannot verify that the CTAs of the cluster multicast this "
+                "load from the same coordinates only once: its position reads "
+                "a value the analysis does not follow"});
+  L.McastCoords.Varies = {Pair::rank()}; // a position found decides
   EXPECT_TRUE(clusterErrors(P).empty());
   L.McastDst.Varies.front().Modulus =
       2; // blockIdx.x % 2 repeats in a cluster of 4
@@ -221,6 +227,19 @@ TEST(Cluster, EachCtaLoadsItsOwnShare) {
   EXPECT_EQ(clusterErrors(P),
             std::vector<std::string>{
                 "TMA multicast mask 0x7 leaves out CTA rank 3 of the cluster"});
+}
+
+TEST(Cluster, APositionAlongOneDimensionRepeatsAlongAnother) {
+  Pair P(4);
+  Op &L = P.load();
+  L.McastDst.Varies = {Pair::ctaIndex(0, 1)}; // blockIdx.x, all of a 4 x 1
+  EXPECT_TRUE(clusterErrors(P).empty());
+  P.B.kernel().Cluster[0] = 2; // 2 x 2: the CTAs along y share blockIdx.x
+  P.B.kernel().Cluster[1] = 2;
+  EXPECT_EQ(clusterErrors(P),
+            std::vector<std::string>{
+                "two CTAs of the cluster multicast this load to the same "
+                "destination"});
 }
 
 TEST(Cluster, MulticastPairVerifiesLikeOneCta) {

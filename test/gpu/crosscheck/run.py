@@ -15,7 +15,7 @@ Three phases (Python 3 standard library only):
   prepare  (development machine: clang 19 and the plugin, no GPU)
       python3 test/gpu/crosscheck/run.py prepare --plugin build/lib/libts.so \\
           [--clang /usr/lib/llvm-19/bin/clang++] [--dir build/crosscheck] \\
-          [--max 40 | --max 0] [--jobs 2] [--build] [--debug-hangs 1000]
+          [--max 40 | --max 0] [--jobs 2] [--build] [--debug-hangs 1000] [--only op,op]
     Generates the mutants with test/mutation/tsmut.py (the harness's own
     generator and labels; TOLERATED mutants are left out), selects at most
     --max of them deterministically (every mutant libts accepts first, since
@@ -189,7 +189,8 @@ def prepare(args):
         cands.append(dict(id="%s.control" % ex, example=ex, file=f, op="control", index=0,
                           label="VALID", line=0, what="unmutated example",
                           reason="the example as committed", text=src))
-        for m in tsmut.mutants(tsmut.parse(f, src), rt, None):
+        only = args.only.split(",") if args.only else None
+        for m in tsmut.mutants(tsmut.parse(f, src), rt, only):
             if m.label == tsmut.TOLERATED:
                 continue
             cands.append(dict(id="%s.%s.%d" % (ex, m.op, m.index), example=ex, file=f, op=m.op,
@@ -611,6 +612,7 @@ def main():
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--build", action="store_true", help="also build the binaries here with nvcc")
     p.add_argument("--debug-hangs", type=int, default=1000, help="watchdog, ms (default 1000)")
+    p.add_argument("--only", help="comma-separated operators (default: every one)")
     r = sub.add_parser("run")
     r.add_argument("--dir", default=os.path.join(ROOT, "build", "crosscheck"))
     r.add_argument("--out", help="results folder (default $OUT, else <dir>/out)")

@@ -108,7 +108,7 @@ __device__ void double_acquire(const Params &p, ts::producer<Buf> b) {
     auto s = b.acquire(); // expected-note {{the older stage was taken here}} expected-error {{stage of 'Buf' acquired in the loop is not committed in the same iteration}} expected-note {{commit it before the end of the loop body}}
     auto t = b.acquire();
     s->v[0] = t->v[0];
-    b.commit(t); // expected-error {{commit of 'Buf' hands back a newer stage while an older one is held}} expected-note {{hand stages of one resource back oldest first, as the barriers expect them}}
+    b.commit(t); // expected-error {{commit of 'Buf' hands back a newer stage while an older one is held}} expected-note {{hand stages of one resource back oldest first, or hand the older one back in the same iteration without release_oldest()}}
   }
 }
 [[ts::kernel(double_acquire, drains)]] __global__ void k_double(const Params p);

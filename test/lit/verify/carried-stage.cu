@@ -99,7 +99,7 @@ __device__ void mma(const Params &p, ts::consumer<Tile> tiles) {
       ts::wgmma::wait_group<1>(); // copyfirst-note {{wait with ts::wgmma::wait_group<0>() or a smaller N before the release: 1 group committed since the read may still be running}}
       prev = s;
       if (!k.first())
-        tiles.release(prev); // copyfirst-error {{release of 'Tile' hands back a stage that a wgmma may still be reading}} copyfirst-error {{release of 'Tile' hands back a newer stage while an older one is held}} copyfirst-note {{hand stages of one resource back oldest first, as the barriers expect them}} copyfirst-note {{the stage was released here}}
+        tiles.release(prev); // copyfirst-error {{release of 'Tile' hands back a stage that a wgmma may still be reading}} copyfirst-error {{release of 'Tile' hands back a newer stage while an older one is held}} copyfirst-note {{hand stages of one resource back oldest first, or hand the older one back in the same iteration without release_oldest()}} copyfirst-note {{the stage was released here}}
 #else
       ts::wgmma::wait_group<1>(); // the previous step's MMAs are done reading
       if (!k.first())

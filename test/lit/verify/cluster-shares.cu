@@ -63,17 +63,6 @@ __device__ void use_y(const Params &p, ts::consumer<Tiles> t, ts::producer<Out>)
 }
 [[ts::kernel(load_y, use_y, ts::cluster_shape(1, 2))]] __global__ void column(const __grid_constant__ Params p);
 
-// Valid as far as the verifier can tell: the share is read from memory, so
-// it may differ between the CTAs (not checked; docs/verifier.md).
-[[ts::task(ts::warps(0, 1))]]
-__device__ void load_table(const Params &p, ts::producer<Tiles> t) {
-  for (auto u : ts::domain(ts::cluster::id(), p.units, ts::cluster::count())) {
-    auto s = t.acquire();
-    const int share = p.offsets[threadIdx.x / 32];
-    ts::tma::load_multicast(s->b + share, &p.b, {0, int(u) * 64 + share}, s.barrier());
-    t.commit(s);
-  }
-}
 [[ts::task(ts::warps(1, 4))]]
 __device__ void use_cluster(const Params &p, ts::consumer<Tiles> t, ts::producer<Out>) {
   for (auto u : ts::domain(ts::cluster::id(), p.units, ts::cluster::count())) {
@@ -82,9 +71,47 @@ __device__ void use_cluster(const Params &p, ts::consumer<Tiles> t, ts::producer
     t.release(s);
   }
 }
-[[ts::kernel(load_table, use_cluster, ts::cluster_shape(2))]] __global__ void table(const __grid_constant__ Params p);
 
 #ifndef OK
+// Positions the analysis does not follow are refused, not trusted: a share
+// read from memory, written through a pointer out-parameter, or kept in a
+// local whose address is taken.
+[[ts::task(ts::warps(0, 1))]]
+__device__ void load_table(const Params &p, ts::producer<Tiles> t) {
+  for (auto u : ts::domain(ts::cluster::id(), p.units, ts::cluster::count())) {
+    auto s = t.acquire();
+    const int share = p.offsets[threadIdx.x / 32];
+    ts::tma::load_multicast(s->b + share, &p.b, {0, int(u) * 64 + share}, s.barrier()); // expected-error {{cannot verify that the CTAs of the cluster multicast this load to the same destination only once: its position reads a value the analysis does not follow}} expected-error {{cannot verify that the CTAs of the cluster multicast this load from the same coordinates only once}} expected-note 2 {{memory, a pointer out-parameter, a local whose address is taken or an opaque call; compute the share from ts::cluster::rank() in locals initialised once or through reference out-parameters}}
+    t.commit(s);
+  }
+}
+[[ts::kernel(load_table, use_cluster, ts::cluster_shape(2))]] __global__ void table(const __grid_constant__ Params p);
+
+__device__ void share_at(unsigned *share) { *share = ts::cluster::rank(); }
+[[ts::task(ts::warps(0, 1))]]
+__device__ void load_pointer(const Params &p, ts::producer<Tiles> t) {
+  unsigned share;
+  share_at(&share);
+  for (auto u : ts::domain(ts::cluster::id(), p.units, ts::cluster::count())) {
+    auto s = t.acquire();
+    ts::tma::load_multicast(s->b + share * 32 * 32, &p.b, {0, int(u) * 64 + int(share) * 32}, s.barrier()); // expected-error {{cannot verify that the CTAs of the cluster multicast this load to the same destination only once}} expected-error {{cannot verify that the CTAs of the cluster multicast this load from the same coordinates only once}} expected-note 2 {{memory, a pointer out-parameter}}
+    t.commit(s);
+  }
+}
+[[ts::kernel(load_pointer, use_cluster, ts::cluster_shape(2))]] __global__ void pointer(const __grid_constant__ Params p);
+
+// A 2 x 2 cluster: blockIdx.x % 2 is the same on the two CTAs along y.
+[[ts::task(ts::warps(0, 1))]]
+__device__ void load_grid(const Params &p, ts::producer<Tiles> t) {
+  const unsigned seat = blockIdx.x % 2; // expected-note {{blockIdx.x % 2 is the same on the 2 CTAs of the cluster (2, 2, 1) along y, so two of them load one share and a share is never loaded; offset the destination}}
+  for (auto u : ts::domain(ts::cluster::id(), p.units, ts::cluster::count())) {
+    auto s = t.acquire();
+    ts::tma::load_multicast(s->b + seat * 16 * 32, &p.b, {0, int(u) * 64 + int(ts::cluster::rank()) * 16}, s.barrier()); // expected-error {{two CTAs of the cluster multicast this load to the same destination}}
+    t.commit(s);
+  }
+}
+[[ts::kernel(load_grid, use_cluster, ts::cluster_shape(2, 2))]] __global__ void grid2d(const __grid_constant__ Params p);
+
 // A loop over CTAs: the two CTAs of a pair run different units and, where
 // the units are not a multiple of the grid, different trip counts.
 __device__ int first_cta() { return int(blockIdx.x); } // expected-note 2 {{it depends on blockIdx.x, which differs between the CTAs of a cluster (2, 1, 1)}}

@@ -38,7 +38,7 @@ __device__ void load_a2(const Params &p, ts::producer<A2> tiles) {
     auto s = tiles.acquire(); // expected-note {{stage acquired here}} expected-note {{the older stage was taken here}}
     ts::tma::load(s->v, &p.src, {0, int(i) * 32}, s.barrier());
     if (i.last())
-      tiles.commit(s); // expected-error {{commit of 'A2' runs only on the last iteration but its acquire runs every iteration}} expected-note {{guard the acquire and the commit alike}} expected-error {{commit of 'A2' hands back a newer stage while an older one is held}} expected-note {{hand stages of one resource back oldest first, as the barriers expect them}}
+      tiles.commit(s); // expected-error {{commit of 'A2' runs only on the last iteration but its acquire runs every iteration}} expected-note {{guard the acquire and the commit alike}} expected-error {{commit of 'A2' hands back a newer stage while an older one is held}} expected-note {{hand stages of one resource back oldest first, or hand the older one back in the same iteration without release_oldest()}}
   }
 }
 [[ts::task(ts::warps(1, 1))]]

@@ -1,5 +1,5 @@
 // Each stage is used only while the task holds it, handed back once, and
-// stages of one resource are handed back oldest first.
+// stages of one resource are handed back in an order the barriers allow.
 // RUN: %ts_device -fsyntax-only -ferror-limit=0 -Xclang -verify %s
 #include <ts/ts.h>
 
@@ -27,14 +27,15 @@ __device__ void pointer(const Params &p, ts::consumer<A> a) {
 }
 [[ts::kernel(load, pointer)]] __global__ void k_a(const __grid_constant__ Params p);
 
-// (b) Two stages held at once, handed back newest first.
+// (b) Two stages held at once, handed back newest first within the iteration:
+// the order is fine (each slot has its own barriers), the count is not.
 [[ts::task(ts::warps(1, 1))]]
 __device__ void newest_first(const Params &p, ts::consumer<A> a) {
   for (auto i : ts::domain(0, p.n)) {
-    auto s = a.wait(); // expected-note {{the older stage was taken here}} expected-note {{task 'newest_first' holds 1 stage of 'A' it waited for but never released}} expected-note {{trace 3/3: task 'newest_first' wait of 'A' (iteration 0)}}
+    auto s = a.wait(); // expected-note {{task 'newest_first' holds 1 stage of 'A' it waited for but never released}} expected-note {{trace 3/3: task 'newest_first' wait of 'A' (iteration 0)}}
     auto t = a.wait(); // expected-error {{deadlock: task 'newest_first' blocks forever on wait of 'A' (trip count 1)}} expected-note {{every acquire beyond the 4 stages of 'A' needs a release from each consumer task}}
     p.dst[int(i)] = s->v[0][0] + t->v[0][0];
-    a.release(t); // expected-error {{release of 'A' hands back a newer stage while an older one is held}} expected-note {{hand stages of one resource back oldest first, as the barriers expect them}}
+    a.release(t);
     a.release(s);
   }
 }

@@ -29,6 +29,7 @@ struct Key {
     const Expr *Index = nullptr;
   };
   std::vector<Step> Steps;
+  bool Wild = false; ///< Through a pointer the key does not follow.
 };
 
 class Builder {
@@ -273,9 +274,9 @@ void Builder::push(StoreEvent::Kind K, SourceLocation L, const Expr *Target) {
   Ev.Loc = toHandle(L);
   if (Target) {
     Key X = keyOf(Target, 0);
-    if (!X.Root) // an access the key cannot follow reaches no known buffer
+    if (!X.Root && !X.Wild) // not memory: a member of `this`, a function
       return;
-    Ev.Buffer = bufferOf(X.Root);
+    Ev.Buffer = X.Wild ? AnyBuffer : bufferOf(X.Root);
     Ev.Text = sourceText(Ctx, Target->getSourceRange());
     for (const Key::Step &S : X.Steps)
       Ev.Path.push_back(StoreStep{S.Field ? S.Field->getNameAsString() : "",
@@ -335,20 +336,22 @@ Key Builder::keyOf(const Expr *E, unsigned D) const {
       Key Base;
       if (!V)
         return {};
+      bool Local =
+          V->hasLocalStorage() && !isa<ParmVarDecl>(V) &&
+          (V->getType()->isPointerType() || V->getType()->isReferenceType());
       if (auto It = Params.find(V); It != Params.end())
         Base = It->second;
-      else if (V->hasLocalStorage() && !isa<ParmVarDecl>(V) && V->getInit() &&
-               (V->getType()->isPointerType() ||
-                V->getType()->isReferenceType()) &&
-               !writesVar(Body, V))
+      else if (Local && V->getInit() && !writesVar(Body, V))
         Base = keyOf(V->getInit(), D + 1);
+      else if (Local)
+        Base.Wild = true; // assigned later: it may point anywhere
       else
         Base.Root = V;
       if (Base.Root)
         Base.Steps.insert(Base.Steps.end(), Below.rbegin(), Below.rend());
       return Base;
     } else
-      return {};
+      return Key{nullptr, {}, /*Wild=*/true}; // a call's result, a ?:
   }
   return {};
 }

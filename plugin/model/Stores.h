@@ -35,6 +35,11 @@ struct StoreStep {
   StoreIndex Index;
 };
 
+/// StoreEvent::Buffer of an access through a pointer the front end does not
+/// follow (assigned after its declaration, returned by a call): it may be
+/// any buffer.
+constexpr int AnyBuffer = -2;
+
 struct StoreEvent {
   enum class Kind {
     Write,     ///< Threads write Buffer.
@@ -49,7 +54,7 @@ struct StoreEvent {
   /// Under an `if`: run by the issuing thread only (the one thread the
   /// stores come from), not by the other threads of the task.
   bool Guarded = false;
-  int Buffer = -1; ///< Index into Task::StoreBuffers; -1: none.
+  int Buffer = -1; ///< Index into Task::StoreBuffers; -1: none; AnyBuffer.
   /// The part of the buffer reached (a prefix covers everything under it).
   std::vector<StoreStep> Path;
   std::string Text; ///< The access as written, for messages.

@@ -129,7 +129,7 @@ InnerCounts innerCounts(const Program &P, const Kernel &K) {
     Outside = std::max(Outside, outsideStageOps(P.Tasks[TI]));
   InnerCounts IC;
   std::vector<std::string> Keys;
-  std::vector<bool> Traps;
+  std::vector<bool> Traps, AllNonEmpty;
   for (unsigned TI : K.Tasks) {
     const Task &T = P.Tasks[TI];
     if (!T.Inner.Present) {
@@ -142,12 +142,19 @@ InnerCounts innerCounts(const Program &P, const Kernel &K) {
     if (It == Keys.end()) {
       Keys.push_back(Key);
       Traps.push_back(false);
+      AllNonEmpty.push_back(true);
     }
     // A nonempty() k-loop that its task surely reaches traps the whole
     // kernel on an empty run, so its partners never run one either.
-    Traps[size_t(IC.ClassOf.back())] =
-        Traps[size_t(IC.ClassOf.back())] || trapsWhenEmpty(T);
+    size_t C = size_t(IC.ClassOf.back());
+    Traps[C] = Traps[C] || trapsWhenEmpty(T);
+    AllNonEmpty[C] = AllNonEmpty[C] && T.Inner.NonEmpty;
   }
+  // When every k-loop of a class is nonempty(), an empty run either traps
+  // where the first task reaches its loop, or every task blocks before its
+  // loop in the first tile: a run that count 1 repeats up to that point.
+  for (size_t C = 0; C < Keys.size(); ++C)
+    Traps[C] = Traps[C] || AllNonEmpty[C];
   for (size_t C = 0; C < Keys.size(); ++C) {
     std::vector<uint64_t> Ns;
     if (Keys[C][0] == '=')

@@ -40,6 +40,8 @@ using Place = std::vector<Part>;
 /// Two accesses of one buffer overlap unless some step tells them apart:
 /// another member, or another element of an array.
 bool overlap(int B1, const Place &P1, int B2, const Place &P2) {
+  if (B1 == AnyBuffer || B2 == AnyBuffer)
+    return true;
   if (B1 != B2)
     return false;
   for (size_t I = 0; I < P1.size() && I < P2.size(); ++I) {
@@ -67,6 +69,17 @@ struct Written {
   enum { Unfenced, Fenced, Visible } St = Unfenced;
   uint64_t Loc;
 };
+
+/// A write through a pointer the front end does not follow may be into
+/// any buffer: say so, and how to make it followed.
+std::string writtenHere(const Written &W) {
+  return W.Buffer == AnyBuffer
+             ? "written here through a pointer the analysis does not follow "
+               "(assigned after its declaration or returned by a call; "
+               "initialise it once from the buffer to have it followed), "
+               "so it may be this buffer"
+             : "written here";
+}
 
 /// One run of a task's events with one trip count per unknown loop.
 class StoreRun {
@@ -206,16 +219,17 @@ void StoreRun::issue(const StoreEvent &Ev, bool FencesGuarded) {
                " reads data threads wrote with no ts::tma::store_fence() "
                "after the writes",
            W.Loc,
-           "written here: the TMA unit sees threads' writes only after each "
-           "writer calls ts::tma::store_fence(); then a barrier, then one "
-           "thread issues the store");
+           writtenHere(W) +
+               ": the TMA unit sees threads' writes only after each writer "
+               "calls ts::tma::store_fence(); then a barrier, then one "
+               "thread issues the store");
     else if (W.St == Written::Fenced && W.ByAll)
       find(2, Ev.Loc, Check::TmaStore,
            "the TMA store of " + quote(Ev.Text) +
                " is issued by one thread, but no barrier orders the other "
                "threads' writes before it",
            W.Loc,
-           "written here by every thread of " + quote(T.Name) +
+           writtenHere(W) + " by every thread of " + quote(T.Name) +
                ": call ts::sync_warpgroup() (or __syncthreads()) between "
                "ts::tma::store_fence() and the store");
   }

@@ -1340,6 +1340,48 @@ def op_domain_bound_alike(ctx: Ctx):
                   "changes, its synchronisation does not)", edits)
 
 
+def _stage_classes(ctx: Ctx, tasks: List[Task]) -> List[List[Task]]:
+    """The tasks that exchange stages, grouped: two tasks sharing a pipelined
+    resource are in one class (the pairs whose inner counts must agree)."""
+    classes: List[Tuple[set, List[Task]]] = []
+    for t in tasks:
+        res = {o.resource for o in t.ops if ctx.pipelined(o.resource)}
+        joined = [c for c in classes if c[0] & res]
+        merged = (set(res), [t])
+        for c in joined:
+            merged[0].update(c[0])
+            merged[1][:0] = c[1]
+            classes.remove(c)
+        classes.append(merged)
+    return [c[1] for c in classes]
+
+
+def op_domain_bound_pair(ctx: Ctx):
+    """In one class of tasks that exchange stages, when the kernel has more
+    than one with nested k-loops: that class's k-loop end + 1 in each of its
+    tasks, the other classes unchanged."""
+    for kernel in ctx.s.kernels:
+        tasks = _kernel_tasks_of(ctx, kernel) or []
+        classes = [c for c in _stage_classes(ctx, tasks)
+                   if all(x.inner is not None and x.inner_args for x in c) and len(c) > 1]
+        if len(classes) < 2:
+            continue
+        t = ctx.s.src
+        for cls in classes:
+            edits = []
+            for x in cls:
+                end_arg = x.inner_args[0] if len(x.inner_args) == 1 else x.inner_args[1]
+                edits.append((end_arg[0], end_arg[1], _bumped(t[end_arg[0]:end_arg[1]])))
+            if len({t[a:b] for a, b, _ in edits}) != 1:
+                continue
+            yield _mk(ctx, "domain_bound_pair", VALID, edits[0][0],
+                      "kernel '%s': k-loop end `%s` -> `%s` in %s only" % (
+                          kernel.name, t[edits[0][0]:edits[0][1]], edits[0][2],
+                          ", ".join("'%s'" % x.name for x in cls)),
+                      "the tasks that exchange these stages still run the same k-steps; the other "
+                      "pairs' counts are theirs", edits)
+
+
 def _acquire_runs_once_early(o: Op, stages: int) -> bool:
     """Whether a forged acquire can only ever take a stage that was never used:
     for every trip count it runs at most once, after fewer than `stages`
@@ -2993,6 +3035,69 @@ def op_unguard_issue(ctx: Ctx):
                   [(g.start(), g.end(), "")])
 
 
+# ----------------------------------------------------------------------------
+# Value flow: the same MMAs reached through a helper function, or with their
+# descriptors computed by arithmetic. Both edits keep what the code does, so
+# alone they are VALID, and beside an early hand-back the mutant is the bug
+# that hand-back is (its label comes from the model run without them).
+
+_MMA_NAME = re.compile(r"ts::wgmma::(mma_\w+)\s*\(")
+_ADVANCE = re.compile(r"ts::wgmma::advance_k\s*\(")
+
+
+def _helper_edits(ctx: Ctx):
+    """Every ts::wgmma::mma_* call through a forwarding helper, defined just
+    before the first task; None when there is no MMA after one."""
+    calls = list(_MMA_NAME.finditer(ctx.t))
+    first = ctx.t.find("[[ts::task")
+    if not calls or first < 0 or first > calls[0].start():
+        return None
+    names = sorted({m.group(1) for m in calls})
+    helper = "".join("template <class... A>\n__device__ __forceinline__ void ts_mut_%s(A &&...a) {\n"
+                     "  ts::wgmma::%s(static_cast<A &&>(a)...);\n}\n" % (n, n) for n in names)
+    return [(first, first, helper)] + [
+        (m.start(), m.start(1) + len(m.group(1)), "ts_mut_" + m.group(1)) for m in calls]
+
+
+def _arith_edits(ctx: Ctx):
+    """`ts::wgmma::advance_k(d, b)` -> `(d + uint64_t((b) >> 4))`, its own
+    definition (ts/wgmma.h); None when there is none."""
+    out = []
+    for m in _ADVANCE.finditer(ctx.t):
+        k = m.end() - 1
+        e = _match(ctx.t, k)
+        args = _top_level_args(ctx.t, k + 1, e)
+        if len(args) != 2:
+            return None
+        d, b = (ctx.s.src[a:z].strip() for a, z in args)
+        out.append((m.start(), e + 1, "(%s + uint64_t((%s) >> 4))" % (d, b)))
+    return out or None
+
+
+def _flow_ops(name: str, edits_of):
+    def plain(ctx: Ctx):
+        ed = edits_of(ctx)
+        if ed:
+            yield _mk(ctx, name, VALID, ed[-1][0], "the MMAs' operands and calls as before, " + name,
+                      "the same instructions on the same stages", ed)
+
+    def early(ctx: Ctx):
+        ed = edits_of(ctx)
+        if not ed:
+            return
+        for m in op_mma_release_early(ctx):
+            spans = [(a, b) for a, b, _ in m.edits]
+            if any(a < z and x < b for a, b in spans for x, z, _ in ed if (x, z) != (a, b)):
+                continue  # the moved hand-back holds an edited call
+            yield _mk(ctx, name + "_release_early", m.label, m.edits[0][0],
+                      m.what + "; " + name, m.reason, m.edits + ed)
+    return plain, early
+
+
+op_mma_helper, op_mma_helper_release_early = _flow_ops("mma_helper", _helper_edits)
+op_desc_arith, op_desc_arith_release_early = _flow_ops("desc_arith", _arith_edits)
+
+
 OPERATORS = [
     ("drop_close", op_drop_close),
     ("dup_close", op_dup_close),
@@ -3004,6 +3109,7 @@ OPERATORS = [
     ("shrink_stages", op_shrink_stages),
     ("domain_bound", op_domain_bound),
     ("domain_bound_alike", op_domain_bound_alike),
+    ("domain_bound_pair", op_domain_bound_pair),
     ("forge_token", op_forge_token),
     ("reuse_token", op_reuse_token),
     ("drop_after_try", op_drop_after_try),
@@ -3041,6 +3147,10 @@ OPERATORS = [
     ("lower_store_wait", op_lower_store_wait),
     ("drop_store_sync", op_drop_store_sync),
     ("unguard_issue", op_unguard_issue),
+    ("mma_helper", op_mma_helper),
+    ("mma_helper_release_early", op_mma_helper_release_early),
+    ("desc_arith", op_desc_arith),
+    ("desc_arith_release_early", op_desc_arith_release_early),
 ]
 
 

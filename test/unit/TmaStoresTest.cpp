@@ -173,3 +173,17 @@ TEST(TmaStores, AStoreEveryThreadIssuedIsNotCoveredByTheIssuersWait) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(TmaStores, AWriteThroughAnUnfollowedPointerMayBeAnyBuffer) {
+  Events Ev;
+  Ev.add(K::Write).add(K::Barrier).add(K::Issue, true);
+  Ev.E[0].Buffer = AnyBuffer;
+  Ev.E[2].Path = {StoreStep{"other", {}}}; // another member, even
+  DiagList D = run(Ev);
+  ASSERT_EQ(D.size(), 1u) << dump(D);
+  EXPECT_NE(D[0].Notes[0].Message.find("does not follow"), std::string::npos);
+}
+
+} // namespace

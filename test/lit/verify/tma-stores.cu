@@ -192,3 +192,16 @@ __device__ void every_thread(const Params &p, ts::owned<Out> out) {
   ts::tma::issue_store(&p.c, {0, 0}, out->one); // expected-warning {{ts::tma::issue_store is issued by each of the 128 threads of 'every_thread', so 'out->one' is stored that many times}} expected-note {{let one thread issue it (under an if that selects one thread) after a ts::tma::store_fence() in every writer and a barrier}}
 }
 [[ts::kernel(every_thread)]] __global__ void k_every_thread(const __grid_constant__ Params p);
+
+// A pointer assigned after its declaration may point anywhere: its writes
+// count as writes of every buffer, never as none.
+[[ts::task(ts::warps(0, 4))]]
+__device__ void moved_pointer(const Params &p, ts::owned<Out> out) {
+  float *dst;
+  dst = out->one;
+  dst[threadIdx.x % 128] = 1.0f; // expected-note {{written here through a pointer the analysis does not follow (assigned after its declaration or returned by a call; initialise it once from the buffer to have it followed), so it may be this buffer: the TMA unit sees}}
+  ts::sync_warpgroup();
+  if (issuer())
+    ts::tma::issue_store(&p.c, {0, 0}, out->one); // expected-error {{the TMA store of 'out->one' reads data threads wrote with no ts::tma::store_fence() after the writes}}
+}
+[[ts::kernel(moved_pointer)]] __global__ void k_moved_pointer(const __grid_constant__ Params p);

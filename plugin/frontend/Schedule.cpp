@@ -517,6 +517,8 @@ void Walker::statement(const Stmt *S) {
         Rec.McastLoc = toHandle(Ld.Loc);
         Rec.McastDst = Ld.Dst;
         Rec.McastCoords = Ld.Coords;
+        Rec.McastStride = Ld.ShareStride;
+        Rec.McastExtent = Ld.ShareExtent;
       }
     }
     Rec.LoadBytesKnown = Known.value_or(false);

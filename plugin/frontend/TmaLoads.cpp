@@ -134,6 +134,40 @@ std::optional<uint64_t> TmaLoads::timesRun(const Stmt *S,
   return Body ? std::optional<uint64_t>(*Trips * *Body) : std::nullopt;
 }
 
+/// `s->m + pos * C1 * C2`: the constant factors of the offset make the
+/// stride, the one factor left is the CTA's position; the member's extent
+/// counts elements of what `s->m` decays to (rows of a 2-D member).
+void TmaLoads::shareStride(const Expr *Dst, Load &L) const {
+  const auto *Add =
+      dyn_cast<BinaryOperator>(stripExpr(Dst)->IgnoreParenImpCasts());
+  if (!Add || Add->getOpcode() != BO_Add)
+    return;
+  const Expr *Base = Add->getLHS()->IgnoreParenImpCasts();
+  const auto *Member = dyn_cast<MemberExpr>(Base);
+  const auto *Array =
+      Member ? Ctx.getAsConstantArrayType(Member->getType()) : nullptr;
+  if (!Array || Array->isDependentType())
+    return;
+  uint64_t Stride = 1;
+  unsigned Unknown = 0;
+  std::vector<const Expr *> Work{Add->getRHS()};
+  while (!Work.empty()) {
+    const Expr *E = Work.back()->IgnoreParenImpCasts();
+    Work.pop_back();
+    if (auto V = E->getIntegerConstantExpr(Ctx); V && V->isStrictlyPositive())
+      Stride *= V->getZExtValue();
+    else if (const auto *M = dyn_cast<BinaryOperator>(E);
+             M && M->getOpcode() == BO_Mul)
+      Work.insert(Work.end(), {M->getLHS(), M->getRHS()});
+    else
+      ++Unknown;
+  }
+  if (Unknown != 1) // a constant offset, or a sum: not one share per CTA
+    return;
+  L.ShareStride = Stride;
+  L.ShareExtent = Array->getSize().getZExtValue();
+}
+
 bool TmaLoads::VisitCallExpr(CallExpr *C) {
   const FunctionDecl *F = C->getDirectCallee();
   if (!isTmaLoad(F) || C->getNumArgs() == 0)
@@ -159,6 +193,7 @@ bool TmaLoads::VisitCallExpr(CallExpr *C) {
     // (dst, &map, {c0, ...}, barrier)
     L.Dst = readsOf(Ctx, {C->getArg(0)});
     L.Coords = readsOf(Ctx, {C->getArg(2)});
+    shareStride(C->getArg(0), L);
   }
   Found.push_back(std::move(L));
   return true;

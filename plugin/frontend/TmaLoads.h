@@ -32,6 +32,9 @@ struct TmaLoads : clang::RecursiveASTVisitor<TmaLoads> {
     clang::SourceLocation Loc;
     Reads Dst,
         Coords; ///< Multicast: what its destination and coordinates read.
+    /// Multicast into `s->m + pos * C1 * C2...`: the share stride (C1 *
+    /// C2 ...) and the member's extent, in elements of `s->m`'s pointer.
+    std::optional<uint64_t> ShareStride, ShareExtent;
     std::optional<std::string>
         Field; ///< Payload member written ("" the whole stage).
     /// The bytes it delivers, when its destination is a whole object: the
@@ -63,6 +66,7 @@ private:
   const clang::VarDecl *barrierStage(const clang::Expr *Bar) const;
   std::optional<uint64_t> maskArgument(const clang::CallExpr *C) const;
   std::optional<uint64_t> destinationBytes(const clang::Expr *Dst) const;
+  void shareStride(const clang::Expr *Dst, Load &L) const;
   std::optional<uint64_t> timesRun(const clang::Stmt *S,
                                    const clang::CallExpr *C) const;
 };

@@ -207,6 +207,10 @@ struct Op {
   /// The multicast load's destination and coordinates: in a cluster each
   /// CTA loads its own share, so both must depend on the CTA's rank.
   Reads McastDst, McastCoords;
+  /// A destination `s->m + pos * Stride` into a member of Extent elements
+  /// (elements of the pointer `s->m` decays to): each CTA's share begins
+  /// Stride elements after the previous CTA's.
+  std::optional<uint64_t> McastStride, McastExtent;
   /// Work that only takes the stage's address for an asynchronous reader (a
   /// ts::wgmma descriptor): no thread reads the stage's bytes.
   bool AddressOnly = false;

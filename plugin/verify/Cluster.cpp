@@ -192,6 +192,42 @@ void checkShare(const Kernel &K, const Op &O, const Reads &R, const char *What,
            Fix);
 }
 
+/// `s->m + pos * Stride` with the cluster's N CTAs: the N shares cover the
+/// member exactly when N * Stride is its extent; short of it, part of the
+/// stage is never loaded, past it a share lands outside the member.
+void checkStride(const Kernel &K, const Op &O, DiagList &Out) {
+  if (!O.McastStride || !O.McastExtent || !O.McastDst.Complete)
+    return;
+  // The position must count CTAs: the rank, or a block index modulo.
+  unsigned Positions = 0;
+  bool Counts = false;
+  for (const Varying &V : O.McastDst.Varies)
+    if (!perThread(V) && variesInCluster(K, V)) {
+      ++Positions;
+      Counts = V.Src == Varying::Source::ClusterRank ||
+               (V.Src == Varying::Source::CtaIndex && V.Modulus != 0);
+    }
+  if (Positions != 1 || !Counts)
+    return;
+  uint64_t N = K.clusterCtas(), Covered = N * *O.McastStride;
+  if (Covered == *O.McastExtent)
+    return;
+  Diag &D = report(
+      Out, Check::Cluster, O.McastLoc,
+      "the " + std::to_string(N) + " shares of this multicast load cover " +
+          std::to_string(Covered) + " of the member's " +
+          std::to_string(*O.McastExtent) + " elements, " +
+          (Covered < *O.McastExtent ? "so part of the stage is never loaded"
+                                    : "so a share lands past the member"));
+  note(D, O.McastLoc,
+       "each CTA of the cluster " + shape(K) + " loads its share " +
+           std::to_string(*O.McastStride) +
+           " elements after the previous one's; a stride of " +
+           (*O.McastExtent % N ? "the member's extent / " + std::to_string(N)
+                               : std::to_string(*O.McastExtent / N)) +
+           " (and a box of that size) tiles the member");
+}
+
 void checkPartialMask(const Kernel &K, const Op &O, DiagList &Out) {
   uint64_t All = (uint64_t(1) << K.clusterCtas()) - 1, Mask = *O.McastMask;
   if (Mask == All)
@@ -272,6 +308,7 @@ void checkCluster(const Program &P, const Kernel &K, DiagList &Out) {
         continue;
       if (O.McastMask)
         checkPartialMask(K, O, Out);
+      checkStride(K, O, Out);
       checkShare(
           K, O, O.McastDst, "to the same destination",
           "offset the destination by this CTA's share (ts::cluster::rank()) so "

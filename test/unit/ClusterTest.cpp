@@ -229,6 +229,22 @@ TEST(Cluster, EachCtaLoadsItsOwnShare) {
                 "TMA multicast mask 0x7 leaves out CTA rank 3 of the cluster"});
 }
 
+TEST(Cluster, TheSharesTileTheMember) {
+  Pair P(4);
+  Op &L = P.load();
+  L.McastExtent = 2048;
+  L.McastStride = 512; // 4 x 512: exactly the member
+  EXPECT_TRUE(clusterErrors(P).empty());
+  L.McastStride = 256;
+  EXPECT_EQ(clusterErrors(P),
+            std::vector<std::string>{
+                "the 4 shares of this multicast load cover 1024 of the "
+                "member's 2048 elements, so part of the stage is never "
+                "loaded"});
+  L.McastDst.Varies = {Pair::ctaIndex(0, 1)}; // blockIdx.x: not 0..3
+  EXPECT_TRUE(clusterErrors(P).empty());
+}
+
 TEST(Cluster, APositionAlongOneDimensionRepeatsAlongAnother) {
   Pair P(4);
   Op &L = P.load();

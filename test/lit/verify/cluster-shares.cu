@@ -191,4 +191,27 @@ __device__ void load_same(const Params &p, ts::producer<Tiles> t) {
   }
 }
 [[ts::kernel(load_same, use_cluster, ts::cluster_shape(2))]] __global__ void same(const __grid_constant__ Params p);
+// Shares that do not tile the member: 2 CTAs x 512 of 2048 elements leave
+// half of the stage unloaded; 2 x 2048 write past the member.
+[[ts::task(ts::warps(0, 1))]]
+__device__ void load_short(const Params &p, ts::producer<Tiles> t) {
+  const unsigned rank = ts::cluster::rank();
+  for (auto u : ts::domain(ts::cluster::id(), p.units, ts::cluster::count())) {
+    auto s = t.acquire();
+    ts::tma::load_multicast(s->b + rank * 16 * 32, &p.b, {0, int(u) * 64 + int(rank) * 32}, s.barrier()); // expected-error {{the 2 shares of this multicast load cover 1024 of the member's 2048 elements, so part of the stage is never loaded}} expected-note {{each CTA of the cluster (2, 1, 1) loads its share 512 elements after the previous one's; a stride of 1024 (and a box of that size) tiles the member}}
+    t.commit(s);
+  }
+}
+[[ts::kernel(load_short, use_cluster, ts::cluster_shape(2))]] __global__ void short_shares(const __grid_constant__ Params p);
+
+[[ts::task(ts::warps(0, 1))]]
+__device__ void load_long(const Params &p, ts::producer<Tiles> t) {
+  const unsigned rank = ts::cluster::rank();
+  for (auto u : ts::domain(ts::cluster::id(), p.units, ts::cluster::count())) {
+    auto s = t.acquire();
+    ts::tma::load_multicast(s->b + rank * 64 * 32, &p.b, {0, int(u) * 64 + int(rank) * 32}, s.barrier()); // expected-error {{the 2 shares of this multicast load cover 4096 of the member's 2048 elements, so a share lands past the member}} expected-note {{a stride of 1024}}
+    t.commit(s);
+  }
+}
+[[ts::kernel(load_long, use_cluster, ts::cluster_shape(2))]] __global__ void long_shares(const __grid_constant__ Params p);
 #endif

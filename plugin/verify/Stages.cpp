@@ -37,9 +37,8 @@ struct Pending {
 class StageWalk {
 public:
   StageWalk(const Program &P, const Task &T, DiagList &Out,
-            std::set<std::string> &Seen)
-      : P(P), T(T), Out(Out), Seen(Seen),
-        InAnyOrder(handBackCredits(P, T).has_value()) {}
+            std::set<std::string> &Seen, bool InAnyOrder)
+      : P(P), T(T), Out(Out), Seen(Seen), InAnyOrder(InAnyOrder) {}
 
   void run(uint64_t Trips);
 
@@ -351,9 +350,10 @@ void checkStages(const Program &P, const Kernel &K, DiagList &Out) {
         Depth = std::max<uint64_t>(Depth, std::min(O.Pending, 8u));
     std::optional<uint64_t> C = T.Dom.constantTrips();
     uint64_t Last = 3 + Depth;
+    bool InAnyOrder = handBackCredits(P, T).has_value();
     for (uint64_t N = 0; N <= Last; ++N)
       if (!C || *C == N || (N == Last && *C > Last))
-        StageWalk(P, T, Out, Seen).run(N);
+        StageWalk(P, T, Out, Seen, InAnyOrder).run(N);
   }
 }
 

@@ -4,6 +4,7 @@
 #include "frontend/DiagEmitter.h"
 #include "frontend/HiddenCalls.h"
 #include "frontend/LoopTrips.h"
+#include "frontend/Variance.h"
 #include "frontend/Vocabulary.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -32,6 +33,17 @@ struct Key {
   bool Wild = false; ///< Through a pointer the key does not follow.
 };
 
+/// An `if`'s condition, conjunct by conjunct: one that selects threads
+/// (the issuer), comparisons of a loop counter with a constant (evaluated
+/// per iteration), constants, and anything else (may hold or not).
+struct Condition {
+  bool Thread = false;
+  bool Never = false; ///< A constant conjunct is false.
+  bool Unknown = false;
+  std::vector<StoreEvent> Known; ///< If events of the counter comparisons.
+  bool always() const { return !Thread && !Never && !Unknown && Known.empty(); }
+};
+
 class Builder {
 public:
   Builder(ASTContext &Ctx, Task &T) : Ctx(Ctx), T(T) {}
@@ -47,6 +59,10 @@ private:
   void loop(const VarDecl *Var, std::optional<ConstantLoop> L,
             const Stmt *Body);
   void guarded(const Stmt *S);
+  Condition condition(const Expr *E) const;
+  void conjunct(const Expr *E, Condition &C) const;
+  std::optional<StoreEvent> comparison(const Expr *E) const;
+  void branch(const Stmt *S, const Condition &C, bool Then, SourceLocation L);
   void write(const Expr *Target, SourceLocation L);
   void push(StoreEvent::Kind K, SourceLocation L, const Expr *Target = nullptr);
   Key keyOf(const Expr *E, unsigned Depth) const;
@@ -87,8 +103,9 @@ void Builder::stmt(const Stmt *S) {
   if (const auto *If = dyn_cast<IfStmt>(S)) {
     stmt(If->getInit());
     expr(If->getCond());
-    guarded(If->getThen());
-    return guarded(If->getElse());
+    Condition C = condition(If->getCond());
+    branch(If->getThen(), C, true, If->getBeginLoc());
+    return branch(If->getElse(), C, false, If->getBeginLoc());
   }
   if (const auto *F = dyn_cast<ForStmt>(S))
     return forLoop(F);
@@ -123,6 +140,111 @@ void Builder::guarded(const Stmt *S) {
   Guarded = true;
   stmt(S);
   Guarded = Saved;
+}
+
+Condition Builder::condition(const Expr *E) const {
+  Condition C;
+  conjunct(E, C);
+  return C;
+}
+
+void Builder::conjunct(const Expr *E, Condition &C) const {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *B = dyn_cast<BinaryOperator>(E);
+      B && B->getOpcode() == BO_LAnd) {
+    conjunct(B->getLHS(), C);
+    return conjunct(B->getRHS(), C);
+  }
+  if (auto V = E->getIntegerConstantExpr(Ctx)) {
+    C.Never = C.Never || V->isZero();
+    return;
+  }
+  if (std::optional<StoreEvent> If = comparison(E))
+    return C.Known.push_back(*If);
+  Reads R = readsOf(Ctx, {E});
+  bool ThreadOnly = R.Complete && !R.Varies.empty() &&
+                    std::all_of(R.Varies.begin(), R.Varies.end(), perThread);
+  (ThreadOnly ? C.Thread : C.Unknown) = true;
+}
+
+/// `j < 3`, `2 <= j`, `(j & 1) == 0`, `j`, `!j`: a loop counter's rotation
+/// against a constant.
+std::optional<StoreEvent> Builder::comparison(const Expr *E) const {
+  using Cmp = StoreEvent::Cmp;
+  E = E->IgnoreParenImpCasts();
+  StoreEvent If;
+  If.K = StoreEvent::Kind::If;
+  If.CondKnown = true;
+  if (const auto *U = dyn_cast<UnaryOperator>(E);
+      U && U->getOpcode() == UO_LNot) {
+    std::optional<StoreEvent> Inner = comparison(U->getSubExpr());
+    if (!Inner)
+      return std::nullopt;
+    static const Cmp Negated[] = {Cmp::Ge, Cmp::Gt, Cmp::Le,
+                                  Cmp::Lt, Cmp::Ne, Cmp::Eq};
+    Inner->Op = Negated[int(Inner->Op)];
+    return Inner;
+  }
+  const auto *B = dyn_cast<BinaryOperator>(E);
+  if (!B || !B->isComparisonOp() || B->getOpcode() == BO_Cmp) {
+    If.Cond = indexOf(E); // `if (j)`: j != 0
+    if (!If.Cond.Known || If.Cond.Loop < 0)
+      return std::nullopt;
+    return If;
+  }
+  static const std::pair<BinaryOperatorKind, Cmp> Ops[] = {
+      {BO_LT, Cmp::Lt}, {BO_LE, Cmp::Le}, {BO_GT, Cmp::Gt},
+      {BO_GE, Cmp::Ge}, {BO_EQ, Cmp::Eq}, {BO_NE, Cmp::Ne}};
+  static const Cmp Swapped[] = {Cmp::Gt, Cmp::Ge, Cmp::Lt,
+                                Cmp::Le, Cmp::Eq, Cmp::Ne};
+  for (auto [Kind, Op] : Ops)
+    if (B->getOpcode() == Kind)
+      If.Op = Op;
+  const Expr *Counter = B->getLHS(), *Bound = B->getRHS();
+  if (!Bound->getIntegerConstantExpr(Ctx)) {
+    std::swap(Counter, Bound);
+    If.Op = Swapped[int(If.Op)];
+  }
+  auto Rhs = Bound->getIntegerConstantExpr(Ctx);
+  If.Cond = indexOf(Counter);
+  if (!Rhs || !If.Cond.Known || If.Cond.Loop < 0)
+    return std::nullopt;
+  If.Rhs = Rhs->getExtValue();
+  return If;
+}
+
+/// A branch of an `if`: one that selects threads is the issuer's; counter
+/// comparisons are evaluated per iteration; any other condition may hold
+/// or not. The else branch of a condition with parts runs when any part
+/// fails, which only an unknown condition describes.
+void Builder::branch(const Stmt *S, const Condition &C, bool Then,
+                     SourceLocation L) {
+  if (!S || (Then && C.Never) || (!Then && C.always()))
+    return;
+  std::vector<StoreEvent> Ifs;
+  if (Then) {
+    Ifs = C.Known;
+  } else if (C.Never) {
+    return stmt(S);
+  }
+  if ((Then && C.Unknown) || (!Then && (C.Unknown || !C.Known.empty()))) {
+    StoreEvent Maybe;
+    Maybe.K = StoreEvent::Kind::If;
+    Ifs.push_back(Maybe);
+  }
+  std::vector<size_t> At;
+  for (StoreEvent &If : Ifs) {
+    If.Guarded = Guarded;
+    If.Loc = toHandle(L);
+    At.push_back(T.StoreEvents.size());
+    T.StoreEvents.push_back(If);
+  }
+  bool Saved = Guarded;
+  Guarded = Guarded || C.Thread;
+  stmt(S);
+  Guarded = Saved;
+  for (size_t I : At)
+    T.StoreEvents[I].End = int(T.StoreEvents.size());
 }
 
 void Builder::forLoop(const ForStmt *F) {
@@ -428,8 +550,10 @@ void Builder::finish() {
       Kept.push_back(E[I]);
   }
   for (StoreEvent &Ev : Kept) {
-    if (Ev.K == StoreEvent::Kind::Loop)
+    if (Ev.K == StoreEvent::Kind::Loop || Ev.K == StoreEvent::Kind::If)
       Ev.End = NewAt[Ev.End];
+    if (Ev.Cond.Loop >= 0)
+      Ev.Cond.Loop = NewAt[Ev.Cond.Loop];
     for (StoreStep &S : Ev.Path)
       if (S.Index.Loop >= 0)
         S.Index.Loop = NewAt[S.Index.Loop];

@@ -50,6 +50,7 @@ struct StoreEvent {
     Wait,      ///< ts::tma::wait_store_reads<Pending>() in the issuing thread.
     Loop,      ///< Events [this + 1, End) run Trips times (unknown: any).
     Retire,    ///< A stage Buffer is released: its stores were waited for.
+    If,        ///< Events [this + 1, End) run only when the condition holds.
   } K = Kind::Write;
   /// Under an `if`: run by the issuing thread only (the one thread the
   /// stores come from), not by the other threads of the task.
@@ -60,7 +61,13 @@ struct StoreEvent {
   std::string Text; ///< The access as written, for messages.
   int Pending = 0;  ///< Wait: stores still allowed to read.
   // Loop: the counter runs Init, Init + Step, ... for Trips iterations.
+  // If: the condition is `Cond <Op> Rhs` of a loop counter when CondKnown,
+  // else it may hold or not on each run (the body, or nothing, runs).
   int End = 0;
+  bool CondKnown = false;
+  StoreIndex Cond;
+  enum class Cmp { Lt, Le, Gt, Ge, Eq, Ne } Op = Cmp::Ne;
+  int64_t Rhs = 0;
   std::optional<int64_t> Trips;
   int64_t Init = 0, Step = 1;
   uint64_t Loc = 0; ///< A SourceHandle (model/Model.h).

@@ -192,6 +192,36 @@ void checkShare(const Kernel &K, const Op &O, const Reads &R, const char *What,
            Fix);
 }
 
+/// A destination's position must stay within the cluster: a block index
+/// read whole, or modulo more than the cluster's extent, goes on past it
+/// in later clusters, whose shares then land past the stage's.
+void checkRange(const Kernel &K, const Op &O, DiagList &Out) {
+  if (!O.McastDst.Complete)
+    return;
+  const Varying *Pos = nullptr;
+  for (const Varying &V : O.McastDst.Varies)
+    if (!perThread(V) && variesInCluster(K, V)) {
+      if (Pos)
+        return; // Several reads combine: not one position.
+      Pos = &V;
+    }
+  if (!Pos || Pos->Src != Varying::Source::CtaIndex || Pos->Divisor != 1 ||
+      (Pos->Modulus && Pos->Modulus <= K.Cluster[Pos->Dim]))
+    return;
+  std::string Extent = std::to_string(K.Cluster[Pos->Dim]);
+  std::string Dim(1, char('x' + Pos->Dim));
+  Diag &D = report(Out, Check::Cluster, O.McastLoc,
+                   "the destination of this multicast load reads " +
+                       readWords(*Pos) + ", which goes past the " + Extent +
+                       " CTAs of the cluster " + shape(K) + " along " + Dim +
+                       ": the CTAs of later clusters write their shares past "
+                       "the stage's");
+  note(D, Pos->Loc,
+       "a CTA's share is its place in its own cluster: use "
+       "ts::cluster::rank(), or blockIdx." +
+           Dim + " % " + Extent);
+}
+
 /// `s->m + pos * Stride` with the cluster's N CTAs: the N shares cover the
 /// member exactly when N * Stride is its extent; short of it, part of the
 /// stage is never loaded, past it a share lands outside the member.
@@ -309,6 +339,7 @@ void checkCluster(const Program &P, const Kernel &K, DiagList &Out) {
       if (O.McastMask)
         checkPartialMask(K, O, Out);
       checkStride(K, O, Out);
+      checkRange(K, O, Out);
       checkShare(
           K, O, O.McastDst, "to the same destination",
           "offset the destination by this CTA's share (ts::cluster::rank()) so "

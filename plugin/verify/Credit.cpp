@@ -137,10 +137,10 @@ bool Simulation::runnable(unsigned T) const {
   const Counters &Ct = ctr(T, O.Resource);
   switch (O.Kind) {
   case OpKind::Acquire:
-    return Ct.Acquired <
-           P.Resources[O.Resource].Stages + releasedStages(O.Resource);
+    return acquireReady(Ct.Acquired, P.Resources[O.Resource].Stages,
+                        releasedStages(O.Resource));
   case OpKind::Wait:
-    return Ct.Waited < fullStages(O.Resource);
+    return waitReady(Ct.Waited, fullStages(O.Resource));
   default:
     return true;
   }

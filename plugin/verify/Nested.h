@@ -17,6 +17,14 @@ namespace ts {
 void checkNesting(const Program &P, const Kernel &K, const KernelPlan &Plan,
                   DiagList &Out);
 
+/// Kernels whose k-loop bounds read the tile variable run every sequence of
+/// their inner counts: a deadlock is a ts-credit error, a search that
+/// cannot finish a ts-bound warning. Returns what the report's protocol
+/// line adds ("" when no bound reads the tile, or on an error).
+std::string checkPerTileCounts(const Program &P, const Kernel &K,
+                               const KernelPlan &Plan, const InnerCounts &IC,
+                               DiagList &Out);
+
 } // namespace ts
 
 #endif

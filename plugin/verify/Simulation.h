@@ -26,6 +26,17 @@ namespace detail {
 
 constexpr uint64_t InfiniteTrips = std::numeric_limits<uint64_t>::max();
 
+/// The barriers' rules, as the plan's arrival counts make them behave: an
+/// acquire needs a stage every consumer task released (the ring starts
+/// with all Stages free), a wait one every producer task committed.
+inline bool acquireReady(uint64_t Acquired, unsigned Stages,
+                         uint64_t ReleasedByAll) {
+  return Acquired < Stages + ReleasedByAll;
+}
+inline bool waitReady(uint64_t Waited, uint64_t CommittedByAll) {
+  return Waited < CommittedByAll;
+}
+
 /// Per task and resource: how many stages it took and handed back.
 struct Counters {
   uint64_t Acquired = 0, Committed = 0, Waited = 0, Released = 0;

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 namespace ts {
 
@@ -60,6 +61,8 @@ struct Pending {
   /// Issued by every thread (or warp): only a wait they all run covers it.
   bool ByAll = false;
   uint64_t Loc;
+  uint64_t Seq = 0;   ///< Issue order: the same store in either branch.
+  bool Surely = true; ///< Issued whichever way the branches before went.
 };
 
 struct Written {
@@ -68,7 +71,26 @@ struct Written {
   bool ByAll;
   enum { Unfenced, Fenced, Visible } St = Unfenced;
   uint64_t Loc;
+  uint64_t Seq = 0;
 };
+
+bool holds(int64_t V, const StoreEvent &If) {
+  switch (If.Op) {
+  case StoreEvent::Cmp::Lt:
+    return V < If.Rhs;
+  case StoreEvent::Cmp::Le:
+    return V <= If.Rhs;
+  case StoreEvent::Cmp::Gt:
+    return V > If.Rhs;
+  case StoreEvent::Cmp::Ge:
+    return V >= If.Rhs;
+  case StoreEvent::Cmp::Eq:
+    return V == If.Rhs;
+  case StoreEvent::Cmp::Ne:
+    return V != If.Rhs;
+  }
+  return true;
+}
 
 /// A write through a pointer the front end does not follow may be into
 /// any buffer: say so, and how to make it followed.
@@ -99,7 +121,9 @@ private:
       step(I);
   }
   int next(int I) const {
-    return E[I].K == StoreEvent::Kind::Loop ? E[I].End : I + 1;
+    return E[I].K == StoreEvent::Kind::Loop || E[I].K == StoreEvent::Kind::If
+               ? E[I].End
+               : I + 1;
   }
   Place place(const StoreEvent &Ev) const {
     Place Out;
@@ -116,6 +140,9 @@ private:
   }
   void step(int I);
   void loop(int I);
+  void branch(int I);
+  void join(const std::vector<Pending> &Skipped,
+            const std::vector<Written> &SkippedWrites);
   void write(const StoreEvent &Ev);
   void issue(const StoreEvent &Ev, bool FencesGuarded);
   void wait(int N, bool Guarded);
@@ -132,6 +159,7 @@ private:
   std::map<int, size_t> Ordinal; ///< Of each loop of unknown count.
   std::vector<Pending> Stores;
   std::vector<Written> Writes;
+  uint64_t NextSeq = 0;
   std::map<std::pair<int, uint64_t>, Diag> &Found;
 };
 
@@ -141,6 +169,8 @@ void StoreRun::step(int I) {
   switch (Ev.K) {
   case K::Loop:
     return loop(I);
+  case K::If:
+    return branch(I);
   case K::Write:
     return write(Ev);
   case K::Fence:
@@ -174,6 +204,62 @@ void StoreRun::loop(int I) {
   Active.erase(I);
 }
 
+/// A condition of a counter runs its body or not; any other may go
+/// either way, so what follows sees what either leaves.
+void StoreRun::branch(int I) {
+  const StoreEvent &If = E[I];
+  if (If.CondKnown) {
+    if (std::optional<int64_t> V = element(If.Cond)) {
+      if (holds(*V, If))
+        range(I + 1, If.End);
+      return;
+    }
+  }
+  std::vector<Pending> Skipped = Stores;
+  std::vector<Written> SkippedWrites = Writes;
+  range(I + 1, If.End);
+  join(Skipped, SkippedWrites);
+}
+
+/// The union of both branches' states, each entry at its worse: a store
+/// waited for, or a write fenced, only if it is in both; a store issued in
+/// one branch only is not sure to count among the newer ones of a wait.
+void StoreRun::join(const std::vector<Pending> &Skipped,
+                    const std::vector<Written> &SkippedWrites) {
+  std::map<uint64_t, const Pending *> Other;
+  for (const Pending &P : Skipped)
+    Other[P.Seq] = &P;
+  for (Pending &P : Stores) {
+    auto It = Other.find(P.Seq);
+    if (It == Other.end()) {
+      P.Surely = false;
+      continue;
+    }
+    P.Surely = P.Surely && It->second->Surely;
+    P.DoneIssuer = P.DoneIssuer && It->second->DoneIssuer;
+    P.DoneAll = P.DoneAll && It->second->DoneAll;
+    Other.erase(It);
+  }
+  for (auto &[Seq, P] : Other) {
+    Stores.push_back(*P);
+    Stores.back().Surely = false;
+  }
+  std::sort(Stores.begin(), Stores.end(),
+            [](const Pending &A, const Pending &B) { return A.Seq < B.Seq; });
+  std::map<uint64_t, const Written *> Unwritten;
+  for (const Written &W : SkippedWrites)
+    Unwritten[W.Seq] = &W;
+  for (Written &W : Writes) {
+    auto It = Unwritten.find(W.Seq);
+    if (It == Unwritten.end())
+      continue;
+    W.St = std::min(W.St, It->second->St);
+    Unwritten.erase(It);
+  }
+  for (auto &[Seq, W] : Unwritten)
+    Writes.push_back(*W);
+}
+
 void StoreRun::write(const StoreEvent &Ev) {
   Place Where = place(Ev);
   for (const Pending &P : Stores)
@@ -187,7 +273,8 @@ void StoreRun::write(const StoreEvent &Ev) {
            "(ts::tma::wait_store_reads<N>(), N counting the newer stores "
            "still allowed in flight), then a barrier "
            "(ts::sync_warpgroup()) before the other threads write");
-  Writes.push_back({Ev.Buffer, Where, !Ev.Guarded, Written::Unfenced, Ev.Loc});
+  Writes.push_back(
+      {Ev.Buffer, Where, !Ev.Guarded, Written::Unfenced, Ev.Loc, NextSeq++});
 }
 
 void StoreRun::issue(const StoreEvent &Ev, bool FencesGuarded) {
@@ -241,14 +328,20 @@ void StoreRun::issue(const StoreEvent &Ev, bool FencesGuarded) {
                Writes.end());
   // ts::tma::store from a task of one warp is issued by one lane.
   bool ByAll = !Ev.Guarded && !(FencesGuarded && T.NumWarps == 1);
-  Stores.push_back({Ev.Buffer, Where, false, false, ByAll, Ev.Loc});
+  Stores.push_back(
+      {Ev.Buffer, Where, false, false, ByAll, Ev.Loc, NextSeq++, true});
 }
 
 /// Each thread waits for its own bulk groups: a wait in the issuing thread
-/// alone leaves the stores every thread issued in flight.
+/// alone leaves the stores every thread issued in flight. A store is done
+/// once N newer ones surely exist.
 void StoreRun::wait(int N, bool Guarded) {
-  for (size_t I = 0; I + size_t(N) < Stores.size(); ++I)
-    Stores[I].DoneIssuer |= !Guarded || !Stores[I].ByAll;
+  size_t Newer = 0;
+  for (size_t I = Stores.size(); I-- > 0;) {
+    if (Newer >= size_t(N))
+      Stores[I].DoneIssuer |= !Guarded || !Stores[I].ByAll;
+    Newer += Stores[I].Surely;
+  }
 }
 
 void StoreRun::barrier() {

@@ -123,28 +123,6 @@ private:
   std::vector<size_t> Pos;
 };
 
-/// Inner counts that read the tile variable may change from tile to tile;
-/// the views run one count in every tile, so that is all they prove.
-bool perTileCounts(const Program &P, const Kernel &K, DiagList &Out) {
-  for (unsigned TI : K.Tasks) {
-    const Domain &D = P.Tasks[TI].Inner;
-    if (!D.Present || !D.PerTile)
-      continue;
-    Diag &Dg = report(Out, Check::Bound, D.Loc,
-                      "the trip count of this inner ts::domain loop of " +
-                          quote(P.Tasks[TI].Name) +
-                          " depends on the tile: it is verified when every "
-                          "tile runs the same count, not for every sequence "
-                          "of counts");
-    note(Dg, D.Loc,
-         "counts that change from tile to tile are not proven yet "
-         "(docs/verifier.md, \"Nested domains\"); a bound that does not "
-         "read the tile variable is verified for every count");
-    return true;
-  }
-  return false;
-}
-
 /// Every check on the view of each inner trip count, smallest first; the
 /// first count with an error is the counterexample shown.
 VerifyResult verifyNested(const Program &P, const Kernel &K,
@@ -154,7 +132,8 @@ VerifyResult verifyNested(const Program &P, const Kernel &K,
       runRows(P, K, Plan, /*Nested=*/true, /*OnKernel=*/true, Sound);
   if (!Sound) // The views write out a loop whose structure is broken.
     return R;
-  CountCombos Combos(innerCounts(P, K));
+  InnerCounts IC = innerCounts(P, K);
+  CountCombos Combos(IC);
   std::set<std::string> Seen;
   bool Shown = false;
   do {
@@ -184,9 +163,12 @@ VerifyResult verifyNested(const Program &P, const Kernel &K,
     if (Fails)
       return R;
   } while (Combos.next());
-  bool PerTile = perTileCounts(P, K, R.Diags);
+  size_t Before = R.Diags.size();
+  std::string PerTile = checkPerTileCounts(P, K, Plan, IC, R.Diags);
+  if (hasError(DiagList(R.Diags.begin() + Before, R.Diags.end())))
+    return R;
   R.Coverage =
-      Combos.coverage() + (PerTile ? ", the same in every tile" : "") +
+      Combos.coverage() + PerTile +
       (Combos.bounded() ? " (bounded: docs/verifier.md, \"Nested domains\"); "
                           "outer loop, at each: "
                         : "; outer loop: ") +

@@ -2659,9 +2659,10 @@ def _multicast_kernel(ctx: Ctx, task: Task) -> Optional[Kernel]:
     return ks[0]
 
 
-def op_mcast_rankless(ctx: Ctx):
-    """The CTA's rank -> 0u in a multicast load's destination, or in its
-    coordinates (`ts::cluster::rank()` or a local initialised from it)."""
+def _rank_loads(ctx: Ctx):
+    """(load, kernel, rank term, arguments) of each multicast load, without
+    a mask, of a ts::multicast resource in a kernel with a cluster: the term
+    matches `ts::cluster::rank()` and the locals initialised from it."""
     t = ctx.t
     for ld in _mcast_loads(ctx):
         k = _multicast_kernel(ctx, ld.task)
@@ -2672,8 +2673,15 @@ def op_mcast_rankless(ctx: Ctx):
         term = re.compile(r"(?<![\w:])(?:" + "|".join([_RANK_CALL] + names) + r")(?!\w)")
         j = _skip_ws(t, ld.name_end, ld.task.body[1])
         args = _top_level_args(t, j + 1, _match(t, j))
-        if len(args) < 4:
-            continue
+        if len(args) >= 4:
+            yield ld, k, term, args
+
+
+def op_mcast_rankless(ctx: Ctx):
+    """The CTA's rank -> 0u in a multicast load's destination, or in its
+    coordinates (`ts::cluster::rank()` or a local initialised from it)."""
+    t = ctx.t
+    for ld, k, term, args in _rank_loads(ctx):
         for part, spans, reason in (
                 ("destination", args[:1],
                  "every CTA of the cluster writes its share to the same offset of the stage in all "
@@ -2687,6 +2695,25 @@ def op_mcast_rankless(ctx: Ctx):
                 yield _mk(ctx, "mcast_rankless", BUG, ld.start,
                           "task '%s': the CTA's rank -> 0u in the %s of `load_multicast`" % (
                               ld.task.name, part), reason, edits)
+
+
+def op_mcast_past_cluster(ctx: Ctx):
+    """The CTA's rank -> `blockIdx.x % 2C` in a multicast load's destination
+    (a cluster of C CTAs along x): the position goes past the cluster."""
+    t = ctx.t
+    for ld, k, term, args in _rank_loads(ctx):
+        if k.cluster_x != k.cluster:
+            continue
+        wide = "(blockIdx.x %% %du)" % (2 * k.cluster)
+        edits = [(m.start(), m.end(), wide) for a, b in args[:1] for m in term.finditer(t, a, b)]
+        if edits:
+            yield _mk(ctx, "mcast_past_cluster", BUG, ld.start,
+                      "task '%s': the CTA's rank -> `%s` in the destination of `load_multicast`"
+                      % (ld.task.name, wide),
+                      "in every other cluster the %d CTAs take the positions %d..%d and write "
+                      "their shares past the shared field (out of the stage), while the field's "
+                      "own shares are never written" % (k.cluster, k.cluster, 2 * k.cluster - 1),
+                      edits)
 
 
 def op_mask_partial(ctx: Ctx):
@@ -3021,6 +3048,30 @@ def op_drop_store_sync(ctx: Ctx):
                   % before[-1][2], why, [(m.start(), m.end(), "(void)0;")])
 
 
+def op_skip_first_wait(ctx: Ctx):
+    """`if (issuer) wait_store_reads<W>()` in a chunk loop -> `if (issuer &&
+    j > 0)`: the first chunk skips the wait. The function runs once per
+    tile, so the first chunk rewrites buffer 0, whose store from the last
+    K - W chunks of the previous call may still be in flight when W = K - 1
+    (BUG); with fewer in flight that store is done (VALID)."""
+    t = ctx.t
+    for a, b, name, fn in _store_sites(ctx):
+        w = _store_wait_arg(ctx, a, b) if name == "wait_store_reads" else None
+        g = re.compile(r"if\s*\(([^()]*)\)\s*$").search(t, fn[0], a)
+        loops = list(re.finditer(r"\bfor\s*\(\s*int\s+(\w+)\s*=\s*0\s*;", t[fn[0]:a]))
+        if not w or not g or not loops or not _in_loop(t, fn, a):
+            continue
+        j, k = loops[-1].group(1), _rotation(t, fn)
+        bug = w[2] == k - 1
+        yield _mk(ctx, "skip_first_wait", BUG if bug else VALID, a,
+                  "`if (%s)` -> `if (%s && %s > 0)` before `wait_store_reads<%d>` (%d buffers)"
+                  % (g.group(1), g.group(1), j, w[2], k),
+                  ("the first chunk of the next call rewrites buffer 0, whose store from the "
+                   "previous call may still read it" if bug else
+                   "the previous call's stores of buffer 0 are waited for before it ends"),
+                  [(g.end(1), g.end(1), " && %s > 0" % j)])
+
+
 def op_unguard_issue(ctx: Ctx):
     for a, b, name, fn in _store_sites(ctx):
         if name != "issue_store":
@@ -3133,6 +3184,7 @@ OPERATORS = [
     ("mask_outside", op_mask_outside),
     ("drop_nonempty", op_drop_nonempty),
     ("mcast_rankless", op_mcast_rankless),
+    ("mcast_past_cluster", op_mcast_past_cluster),
     ("mask_partial", op_mask_partial),
     ("cta_loop", op_cta_loop),
     ("cluster_index_div", op_cluster_index_div),
@@ -3147,6 +3199,7 @@ OPERATORS = [
     ("lower_store_wait", op_lower_store_wait),
     ("drop_store_sync", op_drop_store_sync),
     ("unguard_issue", op_unguard_issue),
+    ("skip_first_wait", op_skip_first_wait),
     ("mma_helper", op_mma_helper),
     ("mma_helper_release_early", op_mma_helper_release_early),
     ("desc_arith", op_desc_arith),

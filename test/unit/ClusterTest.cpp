@@ -198,7 +198,8 @@ TEST(Cluster, EachCtaLoadsItsOwnShare) {
             std::vector<std::string>{
                 "every CTA of the cluster multicasts this load to the same "
                 "destination"});
-  L.McastDst.Varies = {Pair::ctaIndex(0, 1)}; // blockIdx.x % 4, say
+  L.McastDst.Varies = {Pair::ctaIndex(0, 1)};
+  L.McastDst.Varies.front().Modulus = 4; // blockIdx.x % 4
   L.McastCoords.Varies = {};
   EXPECT_EQ(clusterErrors(P),
             std::vector<std::string>{
@@ -242,16 +243,37 @@ TEST(Cluster, TheSharesTileTheMember) {
                 "member's 2048 elements, so part of the stage is never "
                 "loaded"});
   L.McastDst.Varies = {Pair::ctaIndex(0, 1)}; // blockIdx.x: not 0..3
+  EXPECT_EQ(clusterErrors(P),
+            std::vector<std::string>{
+                "the destination of this multicast load reads blockIdx, "
+                "which goes past the 4 CTAs of the cluster (4, 1, 1) along "
+                "x: the CTAs of later clusters write their shares past the "
+                "stage's"});
+}
+
+TEST(Cluster, APositionStaysInsideTheCluster) {
+  Pair P(4);
+  Op &L = P.load();
+  L.McastDst.Varies = {Pair::ctaIndex(0, 1)};
+  for (uint64_t Mod : {4, 8, 0}) {
+    L.McastDst.Varies.front().Modulus = Mod;
+    EXPECT_EQ(clusterErrors(P).size(), Mod == 4 ? 0u : 1u) << Mod;
+  }
+  L.McastDst.Varies = {Pair::rank()};
+  EXPECT_TRUE(clusterErrors(P).empty());
+  L.McastCoords.Varies = {Pair::ctaIndex(0, 1)}; // whole in coordinates: fine
   EXPECT_TRUE(clusterErrors(P).empty());
 }
 
 TEST(Cluster, APositionAlongOneDimensionRepeatsAlongAnother) {
   Pair P(4);
   Op &L = P.load();
-  L.McastDst.Varies = {Pair::ctaIndex(0, 1)}; // blockIdx.x, all of a 4 x 1
+  L.McastDst.Varies = {Pair::ctaIndex(0, 1)};
+  L.McastDst.Varies.front().Modulus = 4; // blockIdx.x % 4, all of a 4 x 1
   EXPECT_TRUE(clusterErrors(P).empty());
-  P.B.kernel().Cluster[0] = 2; // 2 x 2: the CTAs along y share blockIdx.x
+  P.B.kernel().Cluster[0] = 2; // 2 x 2: the CTAs along y share blockIdx.x % 2
   P.B.kernel().Cluster[1] = 2;
+  L.McastDst.Varies.front().Modulus = 2;
   EXPECT_EQ(clusterErrors(P),
             std::vector<std::string>{
                 "two CTAs of the cluster multicast this load to the same "

@@ -46,6 +46,24 @@ struct Events {
     Open.pop_back();
     return *this;
   }
+  /// An `if` the analysis cannot evaluate; end() closes it.
+  Events &maybe() {
+    Open.push_back(int(E.size()));
+    return add(K::If);
+  }
+  /// `if (counter <Op> Rhs)` of the innermost open loop; end() closes it.
+  Events &when(StoreEvent::Cmp Op, int64_t Rhs) {
+    StoreIndex I;
+    I.Known = true;
+    I.Loop = Open.back();
+    Open.push_back(int(E.size()));
+    add(K::If);
+    E.back().CondKnown = true;
+    E.back().Cond = I;
+    E.back().Op = Op;
+    E.back().Rhs = Rhs;
+    return *this;
+  }
   /// The element `counter of the innermost open loop % Mod`.
   StoreIndex rotate(int64_t Mod) const {
     StoreIndex I;
@@ -184,6 +202,53 @@ TEST(TmaStores, AWriteThroughAnUnfollowedPointerMayBeAnyBuffer) {
   DiagList D = run(Ev);
   ASSERT_EQ(D.size(), 1u) << dump(D);
   EXPECT_NE(D[0].Notes[0].Message.find("does not follow"), std::string::npos);
+}
+
+/// Element I of buf.
+StoreIndex element(int64_t I) {
+  StoreIndex X;
+  X.Known = true;
+  X.Add = I;
+  return X;
+}
+
+/// A store issued in one branch only does not count among the newer ones a
+/// wait leaves in flight: wait<1> after `A; if (?) B;` may leave A reading.
+TEST(TmaStores, AStoreInOneBranchIsNotSureToBeNewer) {
+  Events Sure;
+  Sure.add(K::Write, false, element(0)).add(K::Fence).add(K::Barrier);
+  Sure.add(K::Issue, true, element(0)).maybe();
+  Sure.add(K::Write, false, element(1)).add(K::Fence).add(K::Barrier);
+  Sure.add(K::Issue, true, element(1)).end().wait(1).add(K::Barrier);
+  Sure.add(K::Write, false, element(0));
+  ASSERT_EQ(run(Sure).size(), 1u);
+  EXPECT_EQ(run(Sure)[0].Message,
+            "'buf' is written while a TMA store may still be reading it");
+  // The other way round, the store in the branch is the older one.
+  Events Older;
+  Older.maybe().add(K::Write, false, element(0)).add(K::Fence);
+  Older.add(K::Barrier).add(K::Issue, true, element(0)).end();
+  Older.add(K::Write, false, element(1)).add(K::Fence).add(K::Barrier);
+  Older.add(K::Issue, true, element(1)).wait(1).add(K::Barrier);
+  Older.add(K::Write, false, element(0));
+  EXPECT_TRUE(run(Older).empty()) << dump(run(Older));
+}
+
+/// A branch that may not run leaves its writes unfenced in the other case,
+/// and a condition on a counter runs exactly where it holds.
+TEST(TmaStores, BranchesJoinAndCounterConditionsEvaluate) {
+  Events Skipped;
+  Skipped.add(K::Write, false, element(0)).maybe().add(K::Fence).end();
+  Skipped.add(K::Barrier).add(K::Issue, true, element(0));
+  ASSERT_EQ(run(Skipped).size(), 1u);
+  Events Counted; // the first chunk waits for nothing: no store before it
+  Counted.loop(4);
+  Counted.when(StoreEvent::Cmp::Gt, 0).wait(0).end();
+  Counted.add(K::Barrier).add(K::Write, false, element(0)).add(K::Fence);
+  Counted.add(K::Barrier).add(K::Issue, true, element(0)).end();
+  EXPECT_TRUE(run(Counted).empty()) << dump(run(Counted));
+  Counted.E[1].Rhs = 1; // from the third chunk: the second rewrites too soon
+  EXPECT_EQ(run(Counted).size(), 1u);
 }
 
 } // namespace

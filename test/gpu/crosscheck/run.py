@@ -15,7 +15,8 @@ Three phases (Python 3 standard library only):
   prepare  (development machine: clang 19 and the plugin, no GPU)
       python3 test/gpu/crosscheck/run.py prepare --plugin build/lib/libts.so \\
           [--clang /usr/lib/llvm-19/bin/clang++] [--dir build/crosscheck] \\
-          [--max 40 | --max 0] [--jobs 2] [--build] [--debug-hangs 1000] [--only op,op]
+          [--max 40 | --max 0] [--jobs 2] [--build] [--debug-hangs 1000] [--only op,op] \\
+          [--sets tma_copy,reduce,gemm_sm90 | --sets tma_copy+store,gemm_sm90+cluster2]
     Generates the mutants with test/mutation/tsmut.py (the harness's own
     generator and labels; TOLERATED mutants are left out), selects at most
     --max of them deterministically (every mutant libts accepts first, since
@@ -105,7 +106,16 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
 MUT = os.path.join(ROOT, "test", "mutation")
 
-EXAMPLES = ["examples/tma_copy.cu", "examples/reduce.cu", "examples/gemm_sm90.cu"]
+# What --sets may name: an example, or an example built with macros (its
+# `// libts-variant:` line, or an #if of the example): the plugin and nvcc
+# both get the macros, since the emitted file keeps the example's #ifs.
+SETS = {
+    "tma_copy": ("examples/tma_copy.cu", []),
+    "reduce": ("examples/reduce.cu", []),
+    "gemm_sm90": ("examples/gemm_sm90.cu", []),
+    "tma_copy+store": ("examples/tma_copy.cu", ["-DTMA_STORE=1"]),
+    "gemm_sm90+cluster2": ("examples/gemm_sm90.cu", ["-DGEMM_CLUSTER=2"]),
+}
 # Self-check arguments: small, but each CTA still runs several iterations
 # (so a stage is reused): tma_copy 2048 tiles on <= 132 CTAs, reduce 4097
 # chunks on about 400 blocks, the GEMM 512 tiles of 8 k-steps on 132 CTAs.
@@ -183,19 +193,22 @@ def prepare(args):
     rt = tsmut.detect_runtime(open(os.path.join(ROOT, "include", "ts", "pipeline.h")).read())
 
     cands = []
-    for f in EXAMPLES:
+    for name in args.sets.split(","):
+        if name not in SETS:
+            sys.exit("crosscheck: unknown set %r (known: %s)" % (name, ", ".join(sorted(SETS))))
+        f, defines = SETS[name]
         ex = os.path.splitext(os.path.basename(f))[0]
         src = open(os.path.join(ROOT, f)).read()
-        cands.append(dict(id="%s.control" % ex, example=ex, file=f, op="control", index=0,
-                          label="VALID", line=0, what="unmutated example",
+        cands.append(dict(id="%s.control" % name, example=ex, file=f, op="control", index=0,
+                          label="VALID", line=0, what="unmutated example", defines=defines,
                           reason="the example as committed", text=src))
         only = args.only.split(",") if args.only else None
         for m in tsmut.mutants(tsmut.parse(f, src), rt, only):
             if m.label == tsmut.TOLERATED:
                 continue
-            cands.append(dict(id="%s.%s.%d" % (ex, m.op, m.index), example=ex, file=f, op=m.op,
-                              index=m.index, label=m.label, line=m.line, what=m.what,
-                              reason=m.reason, text=m.apply(src)))
+            cands.append(dict(id="%s.%s.%d" % (name, m.op, m.index), example=ex, file=f,
+                              op=m.op, index=m.index, label=m.label, line=m.line, what=m.what,
+                              reason=m.reason, text=m.apply(src), defines=defines))
     for c in cands:
         c["src"] = _rel(os.path.join(d, "src", c["id"] + ".cu"))
         with open(os.path.join(ROOT, c["src"]), "w") as fh:
@@ -207,8 +220,8 @@ def prepare(args):
     pch = harness.build_pch(args.clang, plugin, [c["text"] for c in cands], d)
 
     def verdict(c):
-        cmd = (base + ["-I", os.path.dirname(os.path.join(ROOT, c["file"])), "-include-pch", pch] +
-               harness.TAIL + [c["src"]])
+        cmd = (base + c["defines"] + ["-I", os.path.dirname(os.path.join(ROOT, c["file"])),
+                                      "-include-pch", pch] + harness.TAIL + [c["src"]])
         p = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                            universal_newlines=True, timeout=120)
         plug, clang, other, warns = harness.classify_diags(p.stdout)
@@ -238,8 +251,8 @@ def prepare(args):
         out = _rel(os.path.join(d, "emit", c["id"] + ".cu"))
         c["emit_flags"] = ["-Wno-error=" + g for g in c["groups"]] + [
             "-Xclang", "-plugin-arg-ts", "-Xclang", "-debug-hangs=%d" % args.debug_hangs]
-        cmd = (base + ["-I", os.path.dirname(os.path.join(ROOT, c["file"])), "-fsyntax-only"] +
-               c["emit_flags"] + ["-Xclang", "-plugin-arg-ts", "-Xclang", "-emit=" + out, c["src"]])
+        cmd = (base + c["defines"] + ["-I", os.path.dirname(os.path.join(ROOT, c["file"])),
+                                      "-fsyntax-only"] + c["emit_flags"] + ["-Xclang", "-plugin-arg-ts", "-Xclang", "-emit=" + out, c["src"]])
         c["emit_cmd"] = " ".join(cmd).replace(plugin, args.plugin)
         p = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                            universal_newlines=True, timeout=120)
@@ -272,7 +285,8 @@ def prepare(args):
             if not c["emitted"]:
                 return c
             exe = _rel(os.path.join(d, "bin", c["id"]))
-            cmd = [args.nvcc] + NVCC_FLAGS + ["-cudart", "shared", "-o", exe, c["emitted"]]
+            cmd = ([args.nvcc] + NVCC_FLAGS + c["defines"] +
+                   ["-cudart", "shared", "-o", exe, c["emitted"]])
             p = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                universal_newlines=True)
             with open(os.path.join(d, "log", c["id"] + ".nvcc.txt"), "w") as fh:
@@ -401,7 +415,7 @@ def run(args):
             c["exe"] = exe
             return c
         exe = os.path.join(bindir, c["id"])
-        cmd = [args.nvcc] + man["nvcc_flags"] + ["-o", exe, c["emitted"]]
+        cmd = [args.nvcc] + man["nvcc_flags"] + c.get("defines", []) + ["-o", exe, c["emitted"]]
         p = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                            universal_newlines=True)
         if p.returncode == 0:
@@ -613,6 +627,9 @@ def main():
     p.add_argument("--build", action="store_true", help="also build the binaries here with nvcc")
     p.add_argument("--debug-hangs", type=int, default=1000, help="watchdog, ms (default 1000)")
     p.add_argument("--only", help="comma-separated operators (default: every one)")
+    p.add_argument("--sets", default="tma_copy,reduce,gemm_sm90",
+                   help="comma-separated examples and variants (SETS; default: the three "
+                        "examples as committed)")
     r = sub.add_parser("run")
     r.add_argument("--dir", default=os.path.join(ROOT, "build", "crosscheck"))
     r.add_argument("--out", help="results folder (default $OUT, else <dir>/out)")

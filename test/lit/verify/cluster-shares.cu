@@ -214,4 +214,26 @@ __device__ void load_long(const Params &p, ts::producer<Tiles> t) {
   }
 }
 [[ts::kernel(load_long, use_cluster, ts::cluster_shape(2))]] __global__ void long_shares(const __grid_constant__ Params p);
+// A position past the cluster: blockIdx.x % 4 in a cluster of 2 is 2 or 3
+// in every other cluster, and blockIdx.x grows with the grid; those CTAs
+// write their shares past the stage's.
+[[ts::task(ts::warps(0, 1))]]
+__device__ void load_wide(const Params &p, ts::producer<Tiles> t) {
+  for (auto u : ts::domain(ts::cluster::id(), p.units, ts::cluster::count())) {
+    auto s = t.acquire();
+    ts::tma::load_multicast(s->b + (blockIdx.x % 4) * 32 * 32, &p.b, {0, int(u) * 64 + int(ts::cluster::rank()) * 32}, s.barrier()); // expected-error {{the destination of this multicast load reads blockIdx.x % 4, which goes past the 2 CTAs of the cluster (2, 1, 1) along x: the CTAs of later clusters write their shares past the stage's}} expected-note {{a CTA's share is its place in its own cluster: use ts::cluster::rank(), or blockIdx.x % 2}}
+    t.commit(s);
+  }
+}
+[[ts::kernel(load_wide, use_cluster, ts::cluster_shape(2))]] __global__ void wide_position(const __grid_constant__ Params p);
+
+[[ts::task(ts::warps(0, 1))]]
+__device__ void load_unreduced(const Params &p, ts::producer<Tiles> t) {
+  for (auto u : ts::domain(ts::cluster::id(), p.units, ts::cluster::count())) {
+    auto s = t.acquire();
+    ts::tma::load_multicast(s->b + blockIdx.x * 32 * 32, &p.b, {0, int(u) * 64 + int(ts::cluster::rank()) * 32}, s.barrier()); // expected-error {{the destination of this multicast load reads blockIdx.x, which goes past the 2 CTAs}} expected-note {{use ts::cluster::rank(), or blockIdx.x % 2}}
+    t.commit(s);
+  }
+}
+[[ts::kernel(load_unreduced, use_cluster, ts::cluster_shape(2))]] __global__ void grid_position(const __grid_constant__ Params p);
 #endif

@@ -205,3 +205,71 @@ __device__ void moved_pointer(const Params &p, ts::owned<Out> out) {
     ts::tma::issue_store(&p.c, {0, 0}, out->one); // expected-error {{the TMA store of 'out->one' reads data threads wrote with no ts::tma::store_fence() after the writes}}
 }
 [[ts::kernel(moved_pointer)]] __global__ void k_moved_pointer(const __grid_constant__ Params p);
+
+// Conditions on a loop counter are evaluated per iteration. Each tile
+// drains its stores at the end, so the first two chunks need no wait:
+// waiting from the third chunk (j >= 2) on is right, from the fourth
+// (j >= 3) the third chunk rewrites the buffer of the first's store.
+template <int From>
+__device__ void waits_from(const Params &p, int t, float (&bufs)[2][64 * 32]) {
+#pragma unroll
+  for (int j = 0; j < 4; ++j) {
+    if (issuer() && j >= From)
+      ts::tma::wait_store_reads<1>();
+    ts::sync_warpgroup();
+    bufs[j % 2][threadIdx.x % 128] = float(t + j); // expected-error {{'bufs[j % 2][threadIdx.x % 128]' is written while a TMA store may still be reading it}}
+    ts::tma::store_fence();
+    ts::sync_warpgroup();
+    if (issuer())
+      ts::tma::issue_store(&p.c, {j * 32, t * 64}, bufs[j % 2]); // expected-note {{this store reads it}}
+  }
+  if (issuer())
+    ts::tma::wait_store_reads<0>();
+  ts::sync_warpgroup();
+}
+[[ts::task(ts::warps(0, 4))]]
+__device__ void from_third(const Params &p, ts::owned<Out> out) {
+  for (auto t : ts::domain(0, p.tiles))
+    waits_from<2>(p, int(t), out->two);
+}
+[[ts::kernel(from_third)]] __global__ void k_from_third(const __grid_constant__ Params p);
+[[ts::task(ts::warps(0, 4))]]
+__device__ void from_fourth(const Params &p, ts::owned<Out> out) {
+  for (auto t : ts::domain(0, p.tiles))
+    waits_from<3>(p, int(t), out->two);
+}
+[[ts::kernel(from_fourth)]] __global__ void k_from_fourth(const __grid_constant__ Params p);
+
+// A condition the analysis cannot evaluate may hold or not: a block that
+// writes, fences, stores and waits under it is fine either way; a wait
+// alone under it may be skipped.
+[[ts::task(ts::warps(0, 4))]]
+__device__ void maybe_block(const Params &p, ts::owned<Out> out) {
+  for (auto t : ts::domain(0, p.tiles))
+    if (p.chunks > int(t)) {
+      out->one[threadIdx.x % 128] = float(t);
+      ts::tma::store_fence();
+      ts::sync_warpgroup();
+      if (issuer()) {
+        ts::tma::issue_store(&p.c, {0, int(t) * 64}, out->one);
+        ts::tma::wait_store_reads<0>();
+      }
+      ts::sync_warpgroup();
+    }
+}
+[[ts::kernel(maybe_block)]] __global__ void k_maybe_block(const __grid_constant__ Params p);
+
+[[ts::task(ts::warps(0, 4))]]
+__device__ void maybe_wait(const Params &p, ts::owned<Out> out) {
+  for (auto t : ts::domain(0, p.tiles)) {
+    if (issuer() && p.chunks > 1)
+      ts::tma::wait_store_reads<0>();
+    ts::sync_warpgroup();
+    out->one[threadIdx.x % 128] = float(t); // expected-error {{'out->one[threadIdx.x % 128]' is written while a TMA store may still be reading it}}
+    ts::tma::store_fence();
+    ts::sync_warpgroup();
+    if (issuer())
+      ts::tma::issue_store(&p.c, {0, int(t) * 64}, out->one); // expected-note {{this store reads it}}
+  }
+}
+[[ts::kernel(maybe_wait)]] __global__ void k_maybe_wait(const __grid_constant__ Params p);

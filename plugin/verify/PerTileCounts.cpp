@@ -1,0 +1,136 @@
+//===- PerTileCounts.cpp - k-loop bounds that read the tile variable ------===//
+//
+// The views check each inner count in every tile; a bound that reads the
+// tile variable may change from tile to tile, so these kernels also run
+// every sequence of the counts (TileSequences.h). A deadlock found there is
+// a ts-credit error naming the sequence; a search that cannot finish leaves
+// a ts-bound warning, and the report says only the same count was proven.
+//
+//===----------------------------------------------------------------------===//
+#include "verify/Nested.h"
+#include "verify/TileSequences.h"
+#include "verify/VerifyUtil.h"
+
+#include <algorithm>
+
+namespace ts {
+using namespace detail;
+
+namespace {
+
+/// Whether class C of IC has a task whose k-loop bound reads the tile.
+std::vector<char> perTileClasses(const Program &P, const Kernel &K,
+                                 const InnerCounts &IC) {
+  std::vector<char> PerTile(IC.Counts.size(), 0);
+  for (size_t I = 0; I < K.Tasks.size(); ++I)
+    if (IC.ClassOf[I] >= 0 && P.Tasks[K.Tasks[I]].Inner.PerTile)
+      PerTile[size_t(IC.ClassOf[I])] = 1;
+  return PerTile;
+}
+
+/// Per-class count positions, the last class fastest; false past the end.
+bool nextPositions(std::vector<size_t> &Pos, const InnerCounts &IC,
+                   const std::vector<char> &Which) {
+  for (size_t C = Pos.size(); C-- > 0;) {
+    if (!Which[C])
+      continue;
+    if (++Pos[C] < IC.Counts[C].size())
+      return true;
+    Pos[C] = 0;
+  }
+  return false;
+}
+
+std::vector<uint64_t> perTask(const InnerCounts &IC,
+                              const std::vector<size_t> &Pos) {
+  std::vector<uint64_t> V;
+  for (int C : IC.ClassOf)
+    V.push_back(C < 0 ? 0 : IC.Counts[size_t(C)][Pos[size_t(C)]]);
+  return V;
+}
+
+std::string sequenceText(const TileSequenceResult &R,
+                         const std::vector<std::vector<uint64_t>> &Variants,
+                         size_t At) {
+  if (R.Tiles.empty())
+    return "runs no tile";
+  std::string Text;
+  for (size_t I = 0; I < R.Tiles.size(); ++I)
+    Text += (I ? I + 1 == R.Tiles.size() ? " and " : ", " : "") +
+            std::to_string(Variants[R.Tiles[I]][At]);
+  std::string Tiles = plural(R.Tiles.size(), "tile");
+  return "runs " + Text + " times in " +
+         (R.Ended ? "a tile loop of " + Tiles : "its first " + Tiles);
+}
+
+void reportDeadlock(const Program &P, const Kernel &K,
+                    const TileSequenceResult &R,
+                    const std::vector<std::vector<uint64_t>> &Variants,
+                    size_t At, DiagList &Out) {
+  const Task &T = P.Tasks[K.Tasks[At]];
+  Diag &D = report(Out, Check::Credit, T.Inner.Loc,
+                   "deadlock when this inner ts::domain loop of " +
+                       quote(T.Name) + " " + sequenceText(R, Variants, At) +
+                       ": its count changes from tile to tile");
+  for (const TileSequenceResult::Blocked &B : R.Stuck)
+    note(D, B.Loc,
+         "task " + quote(P.Tasks[K.Tasks[B.Task]].Name) +
+             " is blocked here on " + opKindName(B.Kind) + " of " +
+             quote(P.Resources[B.Resource].Name) +
+             (B.InTile ? " in tile " + std::to_string(B.Tile) : ""));
+  note(D, T.Inner.Loc,
+       "each count alone verifies in every tile; a sequence of counts can "
+       "leave a task a different number of stages ahead at each tile "
+       "(docs/verifier.md, \"Inner counts that change from tile to tile\")");
+}
+
+void warnUnproven(const Task &T, const std::string &Why, DiagList &Out) {
+  Diag &D = report(Out, Check::Bound, T.Inner.Loc,
+                   "the trip count of this inner ts::domain loop of " +
+                       quote(T.Name) +
+                       " depends on the tile: it is verified when every "
+                       "tile runs the same count, not for every sequence "
+                       "of counts");
+  note(D, T.Inner.Loc,
+       "the search over sequences of counts stopped: " + Why +
+           " (docs/verifier.md, \"Inner counts that change from tile to "
+           "tile\"); a bound that does not read the tile variable is "
+           "verified for every count");
+}
+
+} // namespace
+
+std::string checkPerTileCounts(const Program &P, const Kernel &K,
+                               const KernelPlan &Plan, const InnerCounts &IC,
+                               DiagList &Out) {
+  std::vector<char> Varying = perTileClasses(P, K, IC);
+  if (std::find(Varying.begin(), Varying.end(), 1) == Varying.end())
+    return "";
+  size_t At = 0;
+  while (IC.ClassOf[At] < 0 || !Varying[size_t(IC.ClassOf[At])])
+    ++At;
+  std::vector<char> Fixed(Varying.size());
+  for (size_t C = 0; C < Varying.size(); ++C)
+    Fixed[C] = !Varying[C];
+  // Classes whose bound does not read the tile keep one count throughout.
+  std::vector<size_t> Pos(IC.Counts.size(), 0);
+  do {
+    std::vector<std::vector<uint64_t>> Variants;
+    std::vector<size_t> V = Pos;
+    do
+      Variants.push_back(perTask(IC, V));
+    while (nextPositions(V, IC, Varying));
+    TileSequenceResult R = checkTileSequences(P, K, Plan, Variants);
+    if (R.V == TileSequenceResult::Verdict::Deadlock) {
+      reportDeadlock(P, K, R, Variants, At, Out);
+      return "";
+    }
+    if (R.V == TileSequenceResult::Verdict::Unknown) {
+      warnUnproven(P.Tasks[K.Tasks[At]], R.Why, Out);
+      return ", the same in every tile";
+    }
+  } while (nextPositions(Pos, IC, Fixed));
+  return ", any count in each tile";
+}
+
+} // namespace ts

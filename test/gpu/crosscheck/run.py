@@ -128,6 +128,49 @@ BIG_ARGS = {"tma_copy": ["1024", "1"], "reduce": ["1024", "1"], "gemm_sm90": ["4
 NVCC_FLAGS = ["-std=c++17", "-arch=sm_90a", "-O3", "-I", "include"]
 
 
+_DIRECTIVE = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b(.*)$")
+
+
+def configure(src, defines):
+    """src as the mutation generator should read it under -DNAME=VAL: an
+    `#if` of a defined name keeps its taken branch (the other lines and the
+    directives blanked, so line numbers hold), and the default
+    `#ifndef NAME / #define NAME x` says VAL, which the generator reads."""
+    vals = dict(d[2:].split("=", 1) if "=" in d else (d[2:], "1") for d in defines)
+    out, stack = [], []  # per open #if: (resolved, this branch taken, any taken)
+    for line in src.split("\n"):
+        m = _DIRECTIVE.match(line)
+        kind, rest = (m.group(1), m.group(2).split("//")[0].strip()) if m else (None, "")
+        active = all(taken for res, taken, _ in stack if res)
+        if kind in ("if", "ifdef", "ifndef"):
+            name = re.sub(r"^!|^defined\s*\(\s*|\s*\)$", "", rest).strip()
+            if kind in ("if", "ifdef") and name in vals:
+                on = (vals[name] != "0") if kind == "if" and not rest.startswith("!") else \
+                    (name in vals) if kind == "ifdef" or "defined" in rest else vals[name] == "0"
+                stack.append((True, on, on))
+                out.append("")
+                continue
+            stack.append((False, True, True))
+            if kind == "ifndef" and name in vals:
+                stack[-1] = (False, True, True)
+                out.append(line)
+                continue
+        elif kind in ("else", "elif") and stack and stack[-1][0]:
+            res, taken, anyt = stack[-1]
+            stack[-1] = (True, not anyt, True)
+            out.append("")
+            continue
+        elif kind == "endif" and stack:
+            res = stack.pop()[0]
+            out.append("" if res else line)
+            continue
+        d = re.match(r"^(\s*#\s*define\s+)(\w+)\b.*$", line)
+        if d and d.group(2) in vals:
+            line = d.group(1) + d.group(2) + " " + vals[d.group(2)]
+        out.append(line if active else "")
+    return "\n".join(out)
+
+
 def _load(name, path):
     spec = importlib.util.spec_from_file_location(name, path)
     mod = importlib.util.module_from_spec(spec)
@@ -198,7 +241,7 @@ def prepare(args):
             sys.exit("crosscheck: unknown set %r (known: %s)" % (name, ", ".join(sorted(SETS))))
         f, defines = SETS[name]
         ex = os.path.splitext(os.path.basename(f))[0]
-        src = open(os.path.join(ROOT, f)).read()
+        src = configure(open(os.path.join(ROOT, f)).read(), defines)
         cands.append(dict(id="%s.control" % name, example=ex, file=f, op="control", index=0,
                           label="VALID", line=0, what="unmutated example", defines=defines,
                           reason="the example as committed", text=src))

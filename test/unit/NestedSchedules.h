@@ -58,8 +58,9 @@ struct Shape {
 };
 
 /// A balanced nested shape: per tile, each resource's producer hands
-/// over as many stages as its consumer takes.
-inline Shape randomShape(std::mt19937_64 &Rng) {
+/// over as many stages as its consumer takes; per k-step 0 to MaxPerStep
+/// stages on both sides of a resource.
+inline Shape randomShape(std::mt19937_64 &Rng, unsigned MaxPerStep = 1) {
   auto Pick = [&](unsigned Lo, unsigned Hi) {
     return std::uniform_int_distribution<unsigned>(Lo, Hi)(Rng);
   };
@@ -75,7 +76,7 @@ inline Shape randomShape(std::mt19937_64 &Rng) {
     S.Resources.push_back(X);
   }
   for (Shape::Res &X : S.Resources) {
-    unsigned Step = Pick(0, 1); // per k-step on both sides, or per tile only
+    unsigned Step = Pick(0, MaxPerStep); // per k-step on both sides, or none
     unsigned Tile = Pick(Step ? 0 : 1, 2 * Total + 2);
     auto Split = [&]() {
       unsigned B = Pick(0, Tile), H = Pick(0, Tile - B);

@@ -86,15 +86,21 @@ bool credited(const Program &P, const Kernel &K,
   return true;
 }
 
-/// The tile loop written out: tile t runs its k-loops Variants[Seq[t]]
-/// times, then the loop ends.
-Program writtenOut(const Program &P, const Kernel &K,
-                   const std::vector<std::vector<uint64_t>> &Variants,
-                   const std::vector<unsigned> &Seq) {
-  Program Flat = innerUnrolled(P, K, Variants[0]);
+/// The k-loops written out once per variant (plan/NestedViews.h).
+std::vector<Program>
+viewsOf(const Program &P, const Kernel &K,
+        const std::vector<std::vector<uint64_t>> &Variants) {
   std::vector<Program> Views;
   for (const std::vector<uint64_t> &V : Variants)
     Views.push_back(innerUnrolled(P, K, V));
+  return Views;
+}
+
+/// The tile loop written out: tile t runs its k-loops as Views[Seq[t]],
+/// then the loop ends.
+Program writtenOut(const Kernel &K, const std::vector<Program> &Views,
+                   const std::vector<unsigned> &Seq) {
+  Program Flat = Views[0];
   for (unsigned TI : K.Tasks) {
     std::vector<Op> Ops;
     for (const Op &O : Flat.Tasks[TI].Ops)
@@ -115,10 +121,10 @@ Program writtenOut(const Program &P, const Kernel &K,
   return Flat;
 }
 
-bool deadlocks(const Program &P, const Kernel &K, const KernelPlan &Plan,
-               const std::vector<std::vector<uint64_t>> &Variants,
+bool deadlocks(const Kernel &K, const KernelPlan &Plan,
+               const std::vector<Program> &Views,
                const std::vector<unsigned> &Seq) {
-  Program Flat = writtenOut(P, K, Variants, Seq);
+  Program Flat = writtenOut(K, Views, Seq);
   Simulation Sim(Flat, K, Plan, std::vector<uint64_t>(K.Tasks.size(), 0),
                  "sequence");
   Sim.RecordEvents = false;
@@ -126,19 +132,18 @@ bool deadlocks(const Program &P, const Kernel &K, const KernelPlan &Plan,
   return !Sim.allDone();
 }
 
-/// The first sequence of up to MaxTiles tiles over Variants that
+/// The first sequence of up to MaxTiles tiles over the views that
 /// deadlocks, shortest first.
 std::optional<std::vector<unsigned>>
-enumerate(const Program &P, const Kernel &K, const KernelPlan &Plan,
-          const std::vector<std::vector<uint64_t>> &Variants,
-          unsigned MaxTiles) {
+enumerate(const Kernel &K, const KernelPlan &Plan,
+          const std::vector<Program> &Views, unsigned MaxTiles) {
   for (unsigned N = 0; N <= MaxTiles; ++N) {
     std::vector<unsigned> Seq(N, 0);
     for (;;) {
-      if (deadlocks(P, K, Plan, Variants, Seq))
+      if (deadlocks(K, Plan, Views, Seq))
         return Seq;
       size_t I = 0;
-      while (I < N && ++Seq[I] == Variants.size())
+      while (I < N && ++Seq[I] == Views.size())
         Seq[I++] = 0;
       if (I == N)
         break;
@@ -174,7 +179,8 @@ Sweep sweep(uint64_t From, unsigned Cases, bool Defer) {
     if (hasError(Structure) || !credited(B.P, K, Variants))
       continue;
     ++W.Checked;
-    auto Found = enumerate(B.P, K, Plan, Variants, 4);
+    std::vector<Program> Views = viewsOf(B.P, K, Variants);
+    auto Found = enumerate(K, Plan, Views, 4);
     // The search's counts include enumeration's.
     std::vector<std::vector<uint64_t>> Searched;
     InnerCounts IC = innerCounts(B.P, K);
@@ -184,8 +190,7 @@ Sweep sweep(uint64_t From, unsigned Cases, bool Defer) {
     bool Constant = false; // Some count, the same in every tile, fails.
     for (unsigned V = 0; V < Variants.size() && Found && !Constant; ++V)
       for (unsigned N = 0; N <= 4 && !Constant; ++N)
-        Constant =
-            deadlocks(B.P, K, Plan, Variants, std::vector<unsigned>(N, V));
+        Constant = deadlocks(K, Plan, Views, std::vector<unsigned>(N, V));
     W.Failing += Found.has_value();
     W.OnlySequences += Found && !Constant;
     W.Unknown += R.V == TileSequenceResult::Verdict::Unknown;
@@ -199,7 +204,7 @@ Sweep sweep(uint64_t From, unsigned Cases, bool Defer) {
       std::vector<unsigned> Seq = R.Tiles;
       if (!R.Ended)
         Seq.push_back(0); // Any later tile: the deadlock needs none.
-      if (!deadlocks(B.P, K, Plan, Searched, Seq)) {
+      if (!deadlocks(K, Plan, viewsOf(B.P, K, Searched), Seq)) {
         ++W.FalseWitness;
         Why = "false witness";
       }
@@ -223,11 +228,11 @@ TEST(TileSequences, SearchAgreesWithEnumeration) {
 /// Stages held from one tile into the next: tasks cross tile boundaries
 /// at different times, so the search keeps choices ahead of the slowest.
 TEST(TileSequences, SearchAgreesWhenStagesCrossTiles) {
-  Sweep W = sweep(1000, propertyCases(300), true);
+  Sweep W = sweep(1000, propertyCases(150), true);
   EXPECT_EQ(W.Missed, 0u) << W.First;
   EXPECT_EQ(W.FalseWitness, 0u) << W.First;
   EXPECT_EQ(W.Unknown, 0u);
-  EXPECT_GE(W.Checked, 30u * propertyCases(300) / 300);
+  EXPECT_GE(W.Checked, 30u * propertyCases(150) / 150);
   EXPECT_GT(W.MostStates, 2u);
 }
 

@@ -38,6 +38,7 @@
 #include "Generator.h"
 #include "NestedSchedules.h"
 #include "plan/NestedViews.h"
+#include "verify/TileSequences.h"
 #include "verify/Verify.h"
 
 #include <algorithm>
@@ -96,6 +97,9 @@ struct Case {
   uint64_t OuterWord = 0, InnerWord = 0; ///< Raw samples of the counts.
   bool ConstCheck = false, LargeConst = false, Explore = false,
        InnerDecision = false;
+  /// Nested: the k-loop bounds read the tile, so each tile may run its own
+  /// count (a quarter of the nested inputs; derived, the format stays).
+  bool PerTile = false;
 };
 
 /// Choices -> case. Half the inputs are flat schedules, the cheapest; the
@@ -168,6 +172,7 @@ Case decode(Choices &In) {
         X.C = Split(Tile, Step);
     }
   }
+  C.PerTile = C.M != Mode::Flat && (C.Seed ^ C.OuterWord) % 4 == 0;
   if (C.M != Mode::Shape) {
     C.O.FaultRate = In.byte() / 255.0;
     C.O.OnceRate = In.byte() / 510.0;
@@ -187,6 +192,11 @@ Builder build(const Case &C) {
   if (C.M == Mode::Nested)
     nestLoops(B.P);
   return B;
+}
+
+void boundsReadTheTile(Builder &B) {
+  for (Task &T : B.P.Tasks)
+    T.Inner.PerTile = T.Inner.Present;
 }
 
 bool anyError(const DiagList &D, Check G) {
@@ -251,6 +261,7 @@ struct Stats {
   uint64_t Uncovered = 0; ///< Flat: a ts-bound warning (runs to 64 only).
   uint64_t PastBound = 0; ///< Accepted, sampled past the (inner) bound.
   uint64_t ConstChecks = 0, Explorations = 0, InnerDecisions = 0;
+  uint64_t Sequences = 0, SequenceRefusals = 0; ///< Per-tile counts.
   double Slowest = 0;
   /// Refusals by the group of their first error: what the inputs reach.
   std::map<std::string, uint64_t> FirstErrors;
@@ -270,6 +281,8 @@ struct Stats {
     ConstChecks += S.ConstChecks;
     Explorations += S.Explorations;
     InnerDecisions += S.InnerDecisions;
+    Sequences += S.Sequences;
+    SequenceRefusals += S.SequenceRefusals;
     Slowest = std::max(Slowest, S.Slowest);
     for (const auto &[G, N] : S.FirstErrors)
       FirstErrors[G] += N;
@@ -307,7 +320,8 @@ std::string describe(const Case &C) {
                     X.C.Held);
       S += Buf;
     }
-    return S + " (before/per k-step/after/held)";
+    return S + " (before/per k-step/after/held)" +
+           (C.PerTile ? ", inner counts per tile" : "");
   }
   std::snprintf(Buf, sizeof(Buf),
                 "%s, Generator seed %" PRIu64
@@ -316,7 +330,7 @@ std::string describe(const Case &C) {
                 modeName(C.M), C.Seed, C.O.MinTasks, C.O.MaxTasks,
                 C.O.MinResources, C.O.MaxResources, C.O.MaxStages,
                 C.O.FaultRate, C.O.OnceRate);
-  return Buf;
+  return std::string(Buf) + (C.PerTile ? ", inner counts per tile" : "");
 }
 
 /// Flat schedules: the decision against runs at concrete counts.
@@ -410,12 +424,62 @@ std::string checkFlat(const Case &C, Builder &B, Stats &St) {
   return "";
 }
 
+/// Per-tile counts: an accepted kernel runs a sampled sequence of counts
+/// (1 to 4 tiles, each within the verifier's counts) written out; a
+/// sequence the verifier reports deadlocks written out.
+std::string checkSequences(const Case &C, const Builder &B,
+                           const KernelPlan &Plan, const VerifyResult &V,
+                           const std::vector<uint64_t> &Ns, Stats &St) {
+  const Kernel &K = B.P.Kernels[0];
+  std::vector<std::vector<uint64_t>> Variants;
+  for (uint64_t N : Ns)
+    Variants.push_back(std::vector<uint64_t>(K.Tasks.size(), N));
+  if (!hasError(V.Diags)) {
+    ++St.Sequences;
+    std::mt19937_64 Rng(C.Seed ^ (C.InnerWord << 32));
+    std::vector<unsigned> Seq(1 + Rng() % 4);
+    std::string Text;
+    for (unsigned &I : Seq) {
+      I = unsigned(Rng() % Variants.size());
+      Text += (Text.empty() ? "" : ", ") + std::to_string(Ns[I]);
+    }
+    if (sequenceDeadlocks(K, Plan, viewsOf(B.P, K, Variants), Seq))
+      return "accepted (" + V.Coverage + "), but tiles running " + Text +
+             " inner steps deadlock";
+    return "";
+  }
+  bool Sequence = std::any_of(V.Diags.begin(), V.Diags.end(), [](auto &D) {
+    return D.Message.find("its count changes from tile to tile") !=
+           std::string::npos;
+  });
+  if (!Sequence)
+    return "";
+  ++St.SequenceRefusals;
+  detail::TileSequenceResult R =
+      detail::checkTileSequences(B.P, K, Plan, Variants);
+  std::vector<unsigned> Seq = R.Tiles;
+  if (!R.Ended)
+    Seq.push_back(0); // any tile after: the deadlock needs none
+  if (R.V != detail::TileSequenceResult::Verdict::Deadlock ||
+      !sequenceDeadlocks(K, Plan, viewsOf(B.P, K, Variants), Seq))
+    return "refused for a sequence of inner counts (" + firstError(V.Diags) +
+           "), but that sequence written out runs through";
+  return "";
+}
+
 /// Nested schedules: the decision against runs at concrete (tile count,
 /// inner count) pairs on the views that write the k-loop out.
 std::string checkNested(const Case &C, Builder &B, Stats &St) {
+  if (C.PerTile)
+    boundsReadTheTile(B);
   const Kernel &K = B.kernel();
   KernelPlan Plan = planFor(B.P, K);
   VerifyResult V = verifyKernel(B.P, K, Plan);
+  if (C.PerTile)
+    if (std::string F =
+            checkSequences(C, B, Plan, V, innerTripCounts(B.P, K), St);
+        !F.empty())
+      return F;
   tally(St, C.M, V.Diags);
   std::vector<uint64_t> Ns = innerTripCounts(B.P, K);
   uint64_t ILo = Ns.front(), IBound = Ns.back();
@@ -578,8 +642,10 @@ void printStats(const Stats &St, double Wall) {
               St.Uncovered);
   std::printf(
       "  constant-count checks %" PRIu64 ", interleaving searches %" PRIu64
-      ", inner-count decisions %" PRIu64 ", slowest input %.1f ms\n",
-      St.ConstChecks, St.Explorations, St.InnerDecisions, 1e3 * St.Slowest);
+      ", inner-count decisions %" PRIu64 ", per-tile sequences run %" PRIu64
+      ", refused for a sequence %" PRIu64 ", slowest input %.1f ms\n",
+      St.ConstChecks, St.Explorations, St.InnerDecisions, St.Sequences,
+      St.SequenceRefusals, 1e3 * St.Slowest);
   std::printf("  refusals by first error:");
   for (const auto &[G, N] : St.FirstErrors)
     std::printf(" %s %" PRIu64 ";", G.c_str(), N);

@@ -13,7 +13,9 @@
 
 #include "Builders.h"
 #include "Generator.h"
+#include "plan/NestedViews.h"
 #include "verify/Nested.h"
+#include "verify/Simulation.h"
 #include "verify/Verify.h"
 
 #include <map>
@@ -264,6 +266,54 @@ InnerSweep sweepInnerCounts(uint64_t From, unsigned Cases, MakeFn Make,
                 ", bound " + std::to_string(C.Bound);
   }
   return W;
+}
+
+/// Tiles whose k-loops run different counts (verify/TileSequences.h),
+/// checked the plain way: the tile loop written out. First the k-loops
+/// written out once per variant (plan/NestedViews.h).
+inline std::vector<Program>
+viewsOf(const Program &P, const Kernel &K,
+        const std::vector<std::vector<uint64_t>> &Variants) {
+  std::vector<Program> Views;
+  for (const std::vector<uint64_t> &V : Variants)
+    Views.push_back(innerUnrolled(P, K, V));
+  return Views;
+}
+
+/// The tile loop written out: tile t runs its k-loops as Views[Seq[t]],
+/// then the loop ends.
+inline Program writtenOut(const Kernel &K, const std::vector<Program> &Views,
+                          const std::vector<unsigned> &Seq) {
+  Program Flat = Views[0];
+  for (unsigned TI : K.Tasks) {
+    std::vector<Op> Ops;
+    for (const Op &O : Flat.Tasks[TI].Ops)
+      if (O.Sec == Section::Head)
+        Ops.push_back(O);
+    for (size_t T = 0; T < Seq.size(); ++T)
+      for (Op O : Views[Seq[T]].Tasks[TI].Ops)
+        if (O.Sec == Section::Loop && guardRuns(O.G, T, Seq.size())) {
+          O.Sec = Section::Head;
+          O.G = Guard::Always;
+          Ops.push_back(O);
+        }
+    for (const Op &O : Flat.Tasks[TI].Ops)
+      if (O.Sec == Section::Tail)
+        Ops.push_back(O);
+    Flat.Tasks[TI].Ops = Ops;
+  }
+  return Flat;
+}
+
+inline bool sequenceDeadlocks(const Kernel &K, const KernelPlan &Plan,
+                              const std::vector<Program> &Views,
+                              const std::vector<unsigned> &Seq) {
+  Program Flat = writtenOut(K, Views, Seq);
+  detail::Simulation Sim(Flat, K, Plan,
+                         std::vector<uint64_t>(K.Tasks.size(), 0), "sequence");
+  Sim.RecordEvents = false;
+  Sim.runToQuiescence();
+  return !Sim.allDone();
 }
 
 } // namespace ts::test

@@ -86,52 +86,6 @@ bool credited(const Program &P, const Kernel &K,
   return true;
 }
 
-/// The k-loops written out once per variant (plan/NestedViews.h).
-std::vector<Program>
-viewsOf(const Program &P, const Kernel &K,
-        const std::vector<std::vector<uint64_t>> &Variants) {
-  std::vector<Program> Views;
-  for (const std::vector<uint64_t> &V : Variants)
-    Views.push_back(innerUnrolled(P, K, V));
-  return Views;
-}
-
-/// The tile loop written out: tile t runs its k-loops as Views[Seq[t]],
-/// then the loop ends.
-Program writtenOut(const Kernel &K, const std::vector<Program> &Views,
-                   const std::vector<unsigned> &Seq) {
-  Program Flat = Views[0];
-  for (unsigned TI : K.Tasks) {
-    std::vector<Op> Ops;
-    for (const Op &O : Flat.Tasks[TI].Ops)
-      if (O.Sec == Section::Head)
-        Ops.push_back(O);
-    for (size_t T = 0; T < Seq.size(); ++T)
-      for (Op O : Views[Seq[T]].Tasks[TI].Ops)
-        if (O.Sec == Section::Loop && guardRuns(O.G, T, Seq.size())) {
-          O.Sec = Section::Head;
-          O.G = Guard::Always;
-          Ops.push_back(O);
-        }
-    for (const Op &O : Flat.Tasks[TI].Ops)
-      if (O.Sec == Section::Tail)
-        Ops.push_back(O);
-    Flat.Tasks[TI].Ops = Ops;
-  }
-  return Flat;
-}
-
-bool deadlocks(const Kernel &K, const KernelPlan &Plan,
-               const std::vector<Program> &Views,
-               const std::vector<unsigned> &Seq) {
-  Program Flat = writtenOut(K, Views, Seq);
-  Simulation Sim(Flat, K, Plan, std::vector<uint64_t>(K.Tasks.size(), 0),
-                 "sequence");
-  Sim.RecordEvents = false;
-  Sim.runToQuiescence();
-  return !Sim.allDone();
-}
-
 /// The first sequence of up to MaxTiles tiles over the views that
 /// deadlocks, shortest first.
 std::optional<std::vector<unsigned>>
@@ -140,7 +94,7 @@ enumerate(const Kernel &K, const KernelPlan &Plan,
   for (unsigned N = 0; N <= MaxTiles; ++N) {
     std::vector<unsigned> Seq(N, 0);
     for (;;) {
-      if (deadlocks(K, Plan, Views, Seq))
+      if (sequenceDeadlocks(K, Plan, Views, Seq))
         return Seq;
       size_t I = 0;
       while (I < N && ++Seq[I] == Views.size())
@@ -190,7 +144,8 @@ Sweep sweep(uint64_t From, unsigned Cases, bool Defer) {
     bool Constant = false; // Some count, the same in every tile, fails.
     for (unsigned V = 0; V < Variants.size() && Found && !Constant; ++V)
       for (unsigned N = 0; N <= 4 && !Constant; ++N)
-        Constant = deadlocks(K, Plan, Views, std::vector<unsigned>(N, V));
+        Constant =
+            sequenceDeadlocks(K, Plan, Views, std::vector<unsigned>(N, V));
     W.Failing += Found.has_value();
     W.OnlySequences += Found && !Constant;
     W.Unknown += R.V == TileSequenceResult::Verdict::Unknown;
@@ -204,7 +159,7 @@ Sweep sweep(uint64_t From, unsigned Cases, bool Defer) {
       std::vector<unsigned> Seq = R.Tiles;
       if (!R.Ended)
         Seq.push_back(0); // Any later tile: the deadlock needs none.
-      if (!deadlocks(K, Plan, viewsOf(B.P, K, Searched), Seq)) {
+      if (!sequenceDeadlocks(K, Plan, viewsOf(B.P, K, Searched), Seq)) {
         ++W.FalseWitness;
         Why = "false witness";
       }

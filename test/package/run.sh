@@ -116,6 +116,14 @@ has nvcc.log "obj/k.o.libts.cu"
 lacks nvcc.log ".tmp "
 echo "nvcc ran as: $(sed -n 1p nvcc.log)"
 
+step "libts-nvcc: -o /dev/null writes nothing next to it"
+: > nvcc.log
+(cd nv && libts-nvcc -std=c++17 -arch=sm_90a -c reduce_kernel.cu -o /dev/null)
+[ ! -e /dev/null.libts.cu ] || fail "libts-nvcc wrote /dev/null.libts.cu"
+rewritten=$(sed -n 's/.* \([^ ]*null\.libts\.cu\) .*/\1/p' nvcc.log)
+[ -n "$rewritten" ] || fail "no rewrite in the nvcc command: $(cat nvcc.log)"
+[ ! -e "$rewritten" ] || fail "the rewrite $rewritten was left behind"
+
 step "libts-nvcc: a libts error stops before nvcc"
 : > nvcc.log
 if (cd nv && libts-nvcc -arch=sm_90a -c bad.cu -o obj/bad.o) > bad.log 2>&1; then

@@ -20,7 +20,7 @@ CLANG = [
     "/usr/lib/llvm-19/bin/clang++", "-x", "cuda", "-std=c++17", "--cuda-device-only",
     "--cuda-gpu-arch=sm_90a", "--cuda-path=" + CUDA, "-nocudalib",
     "-Wno-unknown-cuda-version", "-Wno-unknown-attributes", "-isystem",
-    CUDA + "/include/cccl", "-I", os.path.join(ROOT, "test/lit/Inputs/shim"),
+    CUDA + "/include/cccl", "-I", os.path.join(ROOT, "tools/shim"),
     "-I", os.path.join(ROOT, "include"),
 ]
 

@@ -27,19 +27,28 @@ else()
   set(LIBTS_CUDA_DEFAULT /usr/local/cuda)
 endif()
 
-# Paths the drivers find relative to their own bin/ directory.
+# The drivers find the plugin, the headers and the shim relative to their
+# own bin/ directory: installed, bin/ of the prefix; in the build tree,
+# <build>/bin, pointing into the build and the source (README.md uses them
+# there before anything is installed).
+function(libts_configure_drivers outdir bindir plugin include shim)
+  foreach(what plugin include shim)
+    string(TOUPPER ${what} up)
+    file(RELATIVE_PATH LIBTS_REL_${up} ${bindir} ${${what}})
+  endforeach()
+  foreach(tool libts-nvcc libts-clangd libts-clang++)
+    configure_file(${PROJECT_SOURCE_DIR}/tools/${tool}.in ${outdir}/${tool}
+      @ONLY FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE
+      WORLD_READ WORLD_EXECUTE)
+  endforeach()
+endfunction()
 set(_libts_p /libts-prefix)
-file(RELATIVE_PATH LIBTS_REL_PLUGIN ${_libts_p}/${CMAKE_INSTALL_BINDIR}
-  ${_libts_p}/${CMAKE_INSTALL_LIBDIR}/libts.so)
-file(RELATIVE_PATH LIBTS_REL_INCLUDE ${_libts_p}/${CMAKE_INSTALL_BINDIR}
-  ${_libts_p}/${CMAKE_INSTALL_INCLUDEDIR})
-file(RELATIVE_PATH LIBTS_REL_SHIM ${_libts_p}/${CMAKE_INSTALL_BINDIR}
+libts_configure_drivers(${PROJECT_BINARY_DIR}/tools ${_libts_p}/${CMAKE_INSTALL_BINDIR}
+  ${_libts_p}/${CMAKE_INSTALL_LIBDIR}/libts.so ${_libts_p}/${CMAKE_INSTALL_INCLUDEDIR}
   ${_libts_p}/${LIBTS_INSTALL_SHIMDIR})
-foreach(tool libts-nvcc libts-clangd)
-  configure_file(${PROJECT_SOURCE_DIR}/tools/${tool}.in ${PROJECT_BINARY_DIR}/tools/${tool}
-    @ONLY FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE
-    WORLD_READ WORLD_EXECUTE)
-endforeach()
+libts_configure_drivers(${PROJECT_BINARY_DIR}/bin ${PROJECT_BINARY_DIR}/bin
+  ${PROJECT_BINARY_DIR}/lib/libts.so
+  ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/tools/shim)
 
 # The plugin keeps its run path to LLVM's libraries (clangd preloads it).
 set_target_properties(ts PROPERTIES INSTALL_RPATH "${LLVM_LIBRARY_DIR}")
@@ -48,9 +57,10 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/ts DESTINATION ${CMAKE_INSTALL_I
   COMPONENT libts FILES_MATCHING PATTERN "*.h")
 # Clang 19's CUDA wrapper includes texture_fetch_functions.h, which CUDA 13
 # no longer ships: an empty one, searched last (-idirafter).
-install(FILES ${PROJECT_SOURCE_DIR}/test/lit/Inputs/shim/texture_fetch_functions.h
+install(FILES ${PROJECT_SOURCE_DIR}/tools/shim/texture_fetch_functions.h
   DESTINATION ${LIBTS_INSTALL_SHIMDIR} COMPONENT libts)
 install(PROGRAMS ${PROJECT_BINARY_DIR}/tools/libts-nvcc ${PROJECT_BINARY_DIR}/tools/libts-clangd
+  ${PROJECT_BINARY_DIR}/tools/libts-clang++
   DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT libts)
 # Apache-2.0 WITH LLVM-exception: the licence goes with every install.
 install(FILES ${PROJECT_SOURCE_DIR}/LICENSE

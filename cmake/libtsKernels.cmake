@@ -10,8 +10,9 @@
 # definitions, include directories and compile options (evaluated for CUDA),
 # CMAKE_CUDA_FLAGS and those of the build type; clang also gets
 # LIBTS_CLANG_OPTIONS and CLANG_OPTIONS (e.g. -Wno-error=ts-padding). clang
-# parses for the first architecture of the target's CUDA_ARCHITECTURES
-# (sm_90a when unset). Do not list the sources in add_executable too.
+# parses for the first architecture of the target's CUDA_ARCHITECTURES:
+# 90a unless the user chose (CMAKE_CUDA_ARCHITECTURES, CUDAARCHS or the
+# target's property); CMake's own default, 75, is replaced. Do not list the sources in add_executable too.
 # Call it in the directory that creates <target>; the project must enable
 # the CUDA language and use a Ninja or Makefile generator.
 function(libts_add_kernels target)
@@ -35,17 +36,24 @@ function(libts_add_kernels target)
     get_filename_component(_cuda "${_cuda}" DIRECTORY)
   endif()
 
-  # Architectures: sm_90a unless the target names some.
+  # Architectures: sm_90a unless the user named some. CMake fills
+  # CMAKE_CUDA_ARCHITECTURES with nvcc's default (75 for nvcc 13) when the
+  # user did not; that default cannot build an mbarrier, so it gives way.
   get_target_property(_archs ${target} CUDA_ARCHITECTURES)
+  set(_ok FALSE)
+  foreach(_a IN LISTS _archs)
+    if(_a MATCHES "^([0-9]+)" AND CMAKE_MATCH_1 GREATER_EQUAL 90)
+      set(_ok TRUE)
+    endif()
+  endforeach()
+  get_property(_help CACHE CMAKE_CUDA_ARCHITECTURES PROPERTY HELPSTRING)
+  if(_help STREQUAL "CUDA architectures" AND "$ENV{CUDAARCHS}" STREQUAL ""
+     AND "${_archs}" STREQUAL "${CMAKE_CUDA_ARCHITECTURES}" AND NOT _ok)
+    set(_archs "") # CMake's default, not the user's
+  endif()
   if(NOT _archs)
     set_property(TARGET ${target} PROPERTY CUDA_ARCHITECTURES 90a)
   elseif(NOT _archs STREQUAL "OFF" AND NOT _archs MATCHES "^(native|all|all-major)$")
-    set(_ok FALSE)
-    foreach(_a IN LISTS _archs)
-      if(_a MATCHES "^([0-9]+)" AND CMAKE_MATCH_1 GREATER_EQUAL 90)
-        set(_ok TRUE)
-      endif()
-    endforeach()
     if(NOT _ok)
       message(WARNING "libts_add_kernels(${target}): CUDA_ARCHITECTURES is '${_archs}'; "
         "libts kernels need sm_90a (configure with -DCMAKE_CUDA_ARCHITECTURES=90a)")

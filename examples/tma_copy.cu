@@ -4,11 +4,9 @@
 // memory with 16-byte stores. Checks the result exactly, then times it
 // against cudaMemcpy (device to device) of the same bytes.
 //
-//   clang++ -fplugin=libts.so -plugin-arg-ts -emit=tma_copy.gen.cu ...   (or see docs/gpu-run.md)
+//   libts-nvcc -std=c++17 -arch=sm_90a -O3 tma_copy.cu -o tma_copy   (or see docs/gpu-run.md)
 //   ./tma_copy [MiB = 256] [reps = 8]
 #include <ts/ts.h>
-
-#include <cudaTypedefs.h> // PFN_cuTensorMapEncodeTiled
 
 #include <cstdio>
 #include <cstdlib>
@@ -115,29 +113,13 @@ __device__ void store(const Params &p, ts::consumer<Tiles> tiles, ts::producer<O
     }                                                                                          \
   } while (0)
 
-// cuTensorMapEncodeTiled through the runtime's driver entry point: no -lcuda.
+// The map of a row-major rows x kCols float matrix, a kTileCols x kTileRows
+// box per load (ts/tensor_map.h: no -lcuda needed).
 static CUtensorMap make_map(float *base, int rows) {
-  void *fn = nullptr;
-  cudaDriverEntryPointQueryResult q;
-  CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault,
-                                         &q));
-  if (q != cudaDriverEntryPointSuccess || !fn) {
-    std::fprintf(stderr, "cuTensorMapEncodeTiled not found\n");
-    std::exit(2);
-  }
   CUtensorMap map;
-  const cuuint64_t dims[2] = {cuuint64_t(kCols), cuuint64_t(rows)};
-  const cuuint64_t strides[1] = {cuuint64_t(kCols) * sizeof(float)};
-  const cuuint32_t box[2] = {kTileCols, kTileRows};
-  const cuuint32_t estrides[2] = {1, 1};
-  CUresult r = reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(fn)(
-      &map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, base, dims, strides, box, estrides,
-      CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
-      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  if (r != CUDA_SUCCESS) {
-    std::fprintf(stderr, "cuTensorMapEncodeTiled failed: %d\n", int(r));
-    std::exit(2);
-  }
+  CHECK(ts::tensor_map::encode_2d(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, sizeof(float), base,
+                                  rows, kCols, kCols * sizeof(float), kTileRows, kTileCols,
+                                  CU_TENSOR_MAP_SWIZZLE_NONE));
   return map;
 }
 

@@ -231,8 +231,10 @@ public:
                !A.drop_front(11).getAsInteger(10, O.TripBound) &&
                O.TripBound > 0 && O.TripBound <= 1u << 20)
         continue;
-      else if (A.starts_with("W"))
+      else if (A.starts_with("W") && knownGroup(CI, A.drop_front().str()))
         O.WFlags.push_back(A.drop_front().str());
+      else if (A.starts_with("W"))
+        return false;
       else {
         DiagnosticsEngine &DE = CI.getDiagnostics();
         unsigned ID = DE.getCustomDiagID(
@@ -267,6 +269,23 @@ public:
   }
 
 private:
+  /// A -W plugin argument must name one of libts's groups (clang's own
+  /// warnings go on clang's command line).
+  static bool knownGroup(const CompilerInstance &CI, const std::string &Flag) {
+    std::string Group = flagGroup(Flag);
+    if (Group.empty() || isTsGroup(Group))
+      return true;
+    std::string Known = "ts";
+    for (const CheckInfo &I : checkTable())
+      Known += std::string(", ") + I.Flag;
+    DiagnosticsEngine &DE = CI.getDiagnostics();
+    DE.Report(DE.getCustomDiagID(DiagnosticsEngine::Error,
+                                 "libts: plugin argument '-W%0' names no libts "
+                                 "warning group (groups: %1)"))
+        << Flag << Known;
+    return false;
+  }
+
   Options O;
 };
 

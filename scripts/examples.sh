@@ -10,12 +10,9 @@ cd "$root"
 bash scripts/build.sh
 export PATH=/usr/local/cuda/bin:$PATH
 mkdir -p build/emitted
-cuda=/usr/local/cuda
-# Clang 19 knows CUDA up to 12.5: with the 13.0 SDK it builds device code only.
-clang_cuda=(/usr/lib/llvm-19/bin/clang++ -x cuda -std=c++17 --cuda-device-only
-  --cuda-gpu-arch=sm_90a --cuda-path=$cuda -nocudalib -Wno-unknown-cuda-version
-  -Wno-unknown-attributes -isystem $cuda/include/cccl -I test/lit/Inputs/shim -I include
-  -fplugin=build/lib/libts.so)
+# libts-clang++ adds the plugin and the flags CUDA 13 needs (README.md);
+# clang 19 builds the device code only, nvcc the whole program.
+clang_cuda=(build/bin/libts-clang++)
 status=0
 # One example, emitted as build/emitted/$2.cu with the plugin flags $3...
 build_one() {

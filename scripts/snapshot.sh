@@ -14,7 +14,7 @@ cd "$root"
 cuda=/usr/local/cuda
 clang=(/usr/lib/llvm-19/bin/clang++ -x cuda -std=c++17 --cuda-device-only
   --cuda-gpu-arch=sm_90a --cuda-path=$cuda -nocudalib -Wno-unknown-cuda-version
-  -Wno-unknown-attributes -isystem $cuda/include/cccl -I test/lit/Inputs/shim
+  -Wno-unknown-attributes -isystem $cuda/include/cccl -I tools/shim
   -I include -fplugin="$plugin")
 arg() { printf -- '-Xclang\n-plugin-arg-ts\n-Xclang\n%s\n' "$1"; }
 for src in examples/*.cu $(find test/lit -name '*.cu' -not -path '*/Inputs/*' | sort); do

@@ -1,6 +1,6 @@
 // libts: the single include of a task file. Attributes, the device runtime
 // the generated kernel calls, and the user API (domain, pipeline handles,
-// TMA loads, launch).
+// TMA loads, launch, TMA descriptors: ts::tensor_map).
 #ifndef LIBTS_TS_H
 #define LIBTS_TS_H
 
@@ -34,5 +34,6 @@
 #include "ts/cluster.h"
 #include "ts/wgmma.h"
 #include "ts/launch.h"
+#include "ts/tensor_map.h"
 
 #endif

@@ -18,6 +18,25 @@ void SeverityPolicy::set(const std::string &Group, bool Enable, int Error) {
   }
 }
 
+std::string flagGroup(const std::string &Flag) {
+  std::string F = Flag.rfind("-W", 0) == 0 ? Flag.substr(2) : Flag;
+  if (F == "error" || F == "no-error")
+    return "";
+  for (const char *Prefix : {"no-error=", "error=", "no-"})
+    if (F.rfind(Prefix, 0) == 0)
+      return F.substr(std::string(Prefix).size());
+  return F;
+}
+
+bool isTsGroup(const std::string &Group) {
+  if (Group == "ts")
+    return true;
+  for (const CheckInfo &I : checkTable())
+    if (Group == I.Flag)
+      return true;
+  return false;
+}
+
 void SeverityPolicy::apply(const std::vector<std::string> &Flags) {
   for (std::string F : Flags) {
     if (F.rfind("-W", 0) == 0)

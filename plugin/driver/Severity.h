@@ -18,6 +18,13 @@ namespace ts {
 
 enum class Level { Ignored, Warning, Error };
 
+/// The group a -W flag names ("no-error=ts-credit" -> "ts-credit"), "" for
+/// a bare -Werror / -Wno-error.
+std::string flagGroup(const std::string &Flag);
+
+/// Whether `Group` is "ts" or one of its checks' groups.
+bool isTsGroup(const std::string &Group);
+
 class SeverityPolicy {
 public:
   /// Applies flags in order, each without its leading "-W" (clang's

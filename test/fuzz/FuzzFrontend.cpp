@@ -50,7 +50,7 @@ std::vector<std::string> clangArgs() {
           "-isystem",
           "/usr/local/cuda/include/cccl",
           "-I",
-          LIBTS_SOURCE_DIR "/test/lit/Inputs/shim",
+          LIBTS_SOURCE_DIR "/tools/shim",
           "-I",
           LIBTS_SOURCE_DIR "/include",
           "-ferror-limit=0"};

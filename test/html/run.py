@@ -38,7 +38,7 @@ CUDA = "/usr/local/cuda"
 FLAGS = ["-x", "cuda", "-std=c++17", "--cuda-device-only", "--cuda-gpu-arch=sm_90a",
          "--cuda-path=" + CUDA, "-nocudalib", "-Wno-unknown-cuda-version",
          "-Wno-unknown-attributes", "-isystem", CUDA + "/include/cccl",
-         "-I", "test/lit/Inputs/shim", "-I", "include", "-fsyntax-only"]
+         "-I", "tools/shim", "-I", "include", "-fsyntax-only"]
 BROWSERS = ["chromium-headless-shell", "chromium", "chromium-browser"]
 TIMEOUT = 60
 WINDOW = (1280, 1500)

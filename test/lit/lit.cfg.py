@@ -16,7 +16,7 @@ config.environment["PATH"] = os.pathsep.join(
 
 src = config.libts_src_root
 cuda = "/usr/local/cuda"
-shim = os.path.join(src, "test", "lit", "Inputs", "shim")
+shim = os.path.join(src, "tools", "shim")
 # Clang 19 knows CUDA up to 12.5: with the 13.0 SDK it compiles device code
 # only, with CCCL from the SDK and an empty texture_fetch_functions.h.
 device = ("{clang}/clang++ -x cuda -std=c++17 --cuda-device-only "

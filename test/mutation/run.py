@@ -39,7 +39,7 @@ CLANG = "/usr/lib/llvm-19/bin/clang++"
 FLAGS = ["-x", "cuda", "-std=c++17", "--cuda-device-only", "--cuda-gpu-arch=sm_90a",
          "--cuda-path=/usr/local/cuda", "-nocudalib", "-Wno-unknown-cuda-version",
          "-Wno-unknown-attributes", "-isystem", "/usr/local/cuda/include/cccl",
-         "-I", "test/lit/Inputs/shim", "-I", "include"]
+         "-I", "tools/shim", "-I", "include"]
 TAIL = ["-fsyntax-only", "-ferror-limit=0", "-fdiagnostics-show-category=name"]
 
 DIAG = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): "

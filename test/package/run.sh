@@ -40,13 +40,14 @@ lacks() { ! grep -q -- "$2" "$1" || { echo "--- $1:"; cat "$1"; fail "$1 has '$2
 step "install"
 prefix=$work/prefix
 cmake --install "$build" --prefix "$prefix" --component libts > install.log
-for f in lib/libts.so include/ts/ts.h include/ts/launch.h bin/libts-nvcc bin/libts-clangd \
+for f in lib/libts.so include/ts/ts.h include/ts/launch.h bin/libts-nvcc bin/libts-clangd bin/libts-clang++ \
     lib/cmake/libts/libtsConfig.cmake lib/cmake/libts/libtsConfigVersion.cmake \
     lib/cmake/libts/libtsKernels.cmake share/libts/shim/texture_fetch_functions.h \
     share/doc/libts/LICENSE; do
   [ -e "$prefix/$f" ] || fail "not installed: $f"
 done
-[ -x "$prefix/bin/libts-nvcc" ] && [ -x "$prefix/bin/libts-clangd" ] || fail "drivers not executable"
+[ -x "$prefix/bin/libts-nvcc" ] && [ -x "$prefix/bin/libts-clangd" ] && [ -x "$prefix/bin/libts-clang++" ] \
+  || fail "drivers not executable"
 export PATH=$prefix/bin:$PATH
 
 step "CMake project: configure and build"
@@ -82,6 +83,22 @@ has header.log "Building CUDA object"
 [ "$(stat -c %Y.%y "$out")" != "$before" ] || fail "rewritten source not rewritten"
 ninja -C proj > noop2.log 2>&1
 has noop2.log "no work to do"
+
+step "CMake project: sm_90a by default, the user's architecture when given"
+# CMake fills CMAKE_CUDA_ARCHITECTURES with nvcc's default (75) when the user
+# does not: libts_add_kernels builds for sm_90a instead. 80, chosen, stays
+# (with a warning: libts kernels need sm_90a).
+cmake -S example -B proj-default -G Ninja -DCMAKE_PREFIX_PATH="$prefix" \
+  -DCMAKE_CUDA_COMPILER="$nvcc" ${LIBTS_CLANG:+-DLIBTS_CLANG="$LIBTS_CLANG"} > default.log 2>&1 \
+  || { cat default.log; fail "configure without architectures"; }
+lacks default.log "CUDA_ARCHITECTURES is"
+ninja -C proj-default -v > default-build.log 2>&1 || { cat default-build.log; fail "build without architectures"; }
+has default-build.log "arch=compute_90a,code=\[compute_90a,sm_90a\]"
+has proj-default/libts/reduce/args-CUDA.txt "cuda-architectures=90a"
+cmake -S example -B proj-80 -G Ninja -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CUDA_ARCHITECTURES=80 \
+  -DCMAKE_CUDA_COMPILER="$nvcc" ${LIBTS_CLANG:+-DLIBTS_CLANG="$LIBTS_CLANG"} > arch80.log 2>&1 \
+  || { cat arch80.log; fail "configure with 80"; }
+has arch80.log "CUDA_ARCHITECTURES is '80'"
 
 step "CMake project: a libts error fails the build at the user's line"
 cp -r "$src/examples/cmake-project" broken
@@ -152,7 +169,7 @@ cmp cmake-like.cu "$out" || fail "CMake and libts-nvcc rewrites differ"
 device=("$clang" -x cuda -std=c++17 --cuda-device-only --cuda-gpu-arch=sm_90a
   --cuda-path="$(dirname "$(dirname "$nvcc")")" -nocudalib -Wno-unknown-cuda-version
   -Wno-unknown-attributes -isystem "$(dirname "$(dirname "$nvcc")")/include/cccl"
-  -idirafter "$src/test/lit/Inputs/shim" -I "$src/include" -fplugin="$plugin")
+  -idirafter "$src/tools/shim" -I "$src/include" -fplugin="$plugin")
 mkdir -p raw/a raw/b
 (cd raw/a && "${device[@]}" -fsyntax-only "$work/nv/reduce_kernel.cu" -Xclang -plugin-arg-ts -Xclang -emit=e.cu)
 (cd raw/b && "${device[@]}" -S -o /dev/null "$work/nv/reduce_kernel.cu" -Xclang -plugin-arg-ts -Xclang -emit=e.cu)
@@ -184,6 +201,24 @@ around
 [ "$(misses)" = 2 ] || fail "ccache around the driver hit after a header change: $(ccache --print-stats)"
 unset CCACHE_DIR CCACHE_BASEDIR CCACHE_NOHASHDIR
 
+step "libts-clang++: the flags CUDA 13 needs, libts's warning groups"
+# From another directory, with nothing but the source: no "unknown"
+# warnings (CUDA version, grid_constant, the ts- groups), the report.
+(cd / && libts-clang++ --libts-report "$work/nv/reduce_kernel.cu") > cxx-good.log 2>&1 \
+  || { cat cxx-good.log; fail "libts-clang++ on a good kernel"; }
+has cxx-good.log "verification: PASSED"
+lacks cxx-good.log "warning:"
+if libts-clang++ nv/bad.cu > cxx-bad.log 2>&1; then cat cxx-bad.log; fail "libts-clang++ accepted a broken kernel"; fi
+has cxx-bad.log "bad.cu:[0-9]*:[0-9]*: error: stage of 'Chunk' waited for in the loop is not released in the same iteration \[-Wts-bracketing\]"
+libts-clang++ -Wno-error=ts-bracketing nv/bad.cu > cxx-downgraded.log 2>&1 \
+  || { cat cxx-downgraded.log; fail "-Wno-error=ts-bracketing did not downgrade"; }
+has cxx-downgraded.log "warning: stage of 'Chunk' waited for"
+lacks cxx-downgraded.log "unknown warning option"
+if libts-clang++ -Wno-error=ts-bracketng nv/bad.cu > cxx-typo.log 2>&1; then fail "a misspelt group passed"; fi
+has cxx-typo.log "names no libts warning group"
+libts-clang++ -O0 -c nv/reduce_kernel.cu -o cxx.cubin > cxx-obj.log 2>&1 || { cat cxx-obj.log; fail "libts-clang++ -c"; }
+[ -s cxx.cubin ] || fail "libts-clang++ -c wrote no object"
+
 step "libts-clangd"
 if [ -x "${LIBTS_CLANGD:-}" ] || command -v clangd-19 > /dev/null; then
   mkdir ed
@@ -191,8 +226,13 @@ if [ -x "${LIBTS_CLANGD:-}" ] || command -v clangd-19 > /dev/null; then
   libts-clangd --print-config > ed/.clangd
   (cd ed && libts-clangd --check=reduce_kernel.cu) > clangd-good.log 2>&1 || { cat clangd-good.log; fail "clangd on a good kernel"; }
   has clangd-good.log "All checks completed, 0 errors"
-  if (cd ed && libts-clangd --check=bad.cu) > clangd-bad.log 2>&1; then cat clangd-bad.log; fail "clangd missed the error"; fi
-  has clangd-bad.log "not released in the same iteration \[-Wts-bracketing\]"
+  rc=0; (cd ed && libts-clangd --check=bad.cu) > clangd-bad.log 2>&1 || rc=$?
+  [ $rc -eq 1 ] || { cat clangd-bad.log; fail "clangd --check on an error: exit $rc, not 1"; }
+  has clangd-bad.log "bad.cu:[0-9]*:[0-9]*: error: stage of 'Chunk' waited for in the loop is not released in the same iteration \[-Wts-bracketing\]"
+  # Warnings, which clangd's own check never prints, show; exit status 0.
+  { cat nv/reduce_kernel.cu; echo '__device__ int libts_no_value() {}'; } > ed/warn.cu
+  (cd ed && libts-clangd --check=warn.cu) > clangd-warn.log 2>&1 || { cat clangd-warn.log; fail "clangd --check on a warning"; }
+  has clangd-warn.log "warn.cu:[0-9]*:[0-9]*: warning: non-void function does not return a value"
   # A compilation database as Bear records libts-nvcc builds (nvcc flags,
   # the user's file): the .clangd turns the entries into clang's.
   mkdir ed/db

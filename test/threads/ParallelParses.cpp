@@ -38,7 +38,7 @@ std::string parse(const std::string &Root, const std::string &File) {
                                    "-isystem",
                                    "/usr/local/cuda/include/cccl",
                                    "-I",
-                                   Root + "/test/lit/Inputs/shim",
+                                   Root + "/tools/shim",
                                    "-I",
                                    Root + "/include",
                                    "-ferror-limit=0",

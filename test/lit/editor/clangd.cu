@@ -2,7 +2,7 @@
 // the attributes and reports libts diagnostics (no rewrite happens there).
 // REQUIRES: clangd
 // RUN: rm -rf %t && mkdir -p %t && cp %s %t/bad.cu
-// RUN: printf -- '-xcuda\n-std=c++17\n--cuda-device-only\n--cuda-gpu-arch=sm_90a\n--cuda-path=/usr/local/cuda\n-nocudalib\n-Wno-unknown-cuda-version\n-isystem\n/usr/local/cuda/include/cccl\n-I%src/test/lit/Inputs/shim\n-I%src/include\n' > %t/compile_flags.txt
+// RUN: printf -- '-xcuda\n-std=c++17\n--cuda-device-only\n--cuda-gpu-arch=sm_90a\n--cuda-path=/usr/local/cuda\n-nocudalib\n-Wno-unknown-cuda-version\n-isystem\n/usr/local/cuda/include/cccl\n-I%src/tools/shim\n-I%src/include\n' > %t/compile_flags.txt
 // RUN: cd %t && not env LD_PRELOAD=%preload_plugin %clangd --check=bad.cu > %t/log 2>&1
 // RUN: FileCheck %s --input-file=%t/log
 // CHECK: E[{{.*}}] [] Line {{[0-9]+}}: stage of 'Chunk' waited for in the loop is not released in the same iteration [-Wts-bracketing]

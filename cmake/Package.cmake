@@ -7,7 +7,7 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-set(LIBTS_PACKAGE_VERSION 0.1.0)
+set(LIBTS_PACKAGE_VERSION ${PROJECT_VERSION})
 set(LIBTS_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/libts)
 set(LIBTS_INSTALL_SHIMDIR ${CMAKE_INSTALL_DATADIR}/libts/shim)
 

@@ -168,7 +168,7 @@ private:
           SM.getPresumedLoc(SM.getLocForStartOfFile(SM.getMainFileID()));
       writeFile(DE, O.Html,
                 D->html(Main.isValid() ? Main.getFilename() : "", P, A.R,
-                        locator(SM)));
+                        locator(SM), sourceLines(SM)));
     }
     if (!O.Dot.empty() && !P.Kernels.empty())
       writeFile(DE, O.Dot, D->dot(P));

@@ -113,7 +113,10 @@ std::string Driver::report(const Program &P, const Outcome &R) const {
 std::string Driver::json(const Program &P, const Outcome &R,
                          const Locator &Where) const {
   auto Level = [this](const Diag &D) { return levelName(D); };
-  std::string Out = "{\"kernels\":[";
+  // A tool reading the report checks the format's version (Json.h).
+  std::string Out = "{\"format\":\"libts-report\",\"version\":" +
+                    std::to_string(JsonFormatVersion) +
+                    ",\"libts\":\"" LIBTS_VERSION "\",\"kernels\":[";
   for (size_t I = 0; I < R.Kernels.size(); ++I)
     Out +=
         (I ? "," : "") + kernelJson(P, P.Kernels[I], R.Kernels[I]->Plan,
@@ -122,13 +125,15 @@ std::string Driver::json(const Program &P, const Outcome &R,
 }
 
 std::string Driver::html(const std::string &Title, const Program &P,
-                         const Outcome &R, const Locator &Where) const {
+                         const Outcome &R, const Locator &Where,
+                         const SourceLines &Lines) const {
   std::vector<HtmlKernel> Kernels;
   for (size_t I = 0; I < R.Kernels.size(); ++I)
     Kernels.push_back(
         {&P.Kernels[I], &R.Kernels[I]->Plan, &R.Kernels[I]->Verify});
-  return htmlReport(Title, P, Kernels, Where,
-                    [this](const Diag &D) { return levelName(D); });
+  return htmlReport(
+      Title, P, Kernels, Where, [this](const Diag &D) { return levelName(D); },
+      Lines);
 }
 
 std::string Driver::dot(const Program &P) const {

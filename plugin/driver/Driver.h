@@ -86,7 +86,7 @@ public:
   std::string json(const Program &P, const Outcome &R,
                    const Locator &Where) const;
   std::string html(const std::string &Title, const Program &P, const Outcome &R,
-                   const Locator &Where) const;
+                   const Locator &Where, const SourceLines &Lines = {}) const;
   std::string dot(const Program &P) const;
 
 private:

@@ -40,6 +40,26 @@ MainFile mainFile(ASTContext &Ctx, const Extraction &X,
   return F;
 }
 
+SourceLines sourceLines(const SourceManager &SM) {
+  return [&SM](SourceHandle H) -> std::string {
+    SourceLocation L = SM.getFileLoc(fromHandle(H));
+    PresumedLoc PL = SM.getPresumedLoc(L);
+    llvm::StringRef Name = PL.isValid() ? PL.getFilename() : "";
+    if (Name.empty() || Name.starts_with("<") ||
+        Name.starts_with("libts generated"))
+      return "";
+    bool Bad = false;
+    llvm::StringRef Buf = SM.getBufferData(SM.getFileID(L), &Bad);
+    if (Bad)
+      return "";
+    unsigned Off = SM.getFileOffset(L);
+    size_t Begin = Buf.rfind('\n', Off); // the last newline before Off
+    Begin = Begin == llvm::StringRef::npos ? 0 : Begin + 1;
+    size_t End = Buf.find('\n', Off);
+    return Buf.slice(Begin, End).rtrim().str();
+  };
+}
+
 Locator locator(const SourceManager &SM) {
   return [&SM](SourceHandle H) -> std::string {
     PresumedLoc PL = SM.getPresumedLoc(SM.getFileLoc(fromHandle(H)));

@@ -36,6 +36,10 @@ MainFile mainFile(clang::ASTContext &Ctx, const Extraction &X,
 /// "file:line:col" of source handles, for the reports.
 Locator locator(const clang::SourceManager &SM);
 
+/// The line of the user's file a handle is in, without its newline; ""
+/// inside libts's generated buffers.
+SourceLines sourceLines(const clang::SourceManager &SM);
+
 } // namespace ts
 
 #endif

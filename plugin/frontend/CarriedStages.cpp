@@ -133,6 +133,11 @@ void Walker::assignCarried(const StageAssign &A) {
   // task hands out (declareCarried), so any stage variable assigned fits.
   const VarDecl *From = stageVar(A.From);
   const std::string To = A.To->getNameAsString();
+  if (!From && A.From)
+    if (auto Op = asOp(A.From)) {
+      takenIntoExisting(A, *Op);
+      return;
+    }
   if (!Carried.count(A.To) || !From) {
     error(A.Loc,
           Carried.count(A.To)
@@ -146,6 +151,22 @@ void Walker::assignCarried(const StageAssign &A) {
   }
   pushCarry(A.Loc, To + " = " + From->getNameAsString(), A.To,
             StageIds.at(From));
+}
+
+/// `s = rows.wait();`: a stage an operation takes starts a variable of its
+/// own. One error, at the assignment, with the two ways to write it (the
+/// operation is not reported again as hidden in the call).
+void Walker::takenIntoExisting(const StageAssign &A, const OpCall &Op) {
+  Accepted.insert(Op.Call);
+  const std::string To = A.To->getNameAsString();
+  const std::string Taken = sourceText(Ctx, Op.Call->getSourceRange());
+  error(A.Loc,
+        "'" + To + " = " + Taken +
+            "' puts a stage the operation takes into an existing variable",
+        "write 'auto s = " + Taken +
+            ";' (a variable of its own, in the iteration that releases or "
+            "commits it); to keep a stage past its iteration, declare "
+            "'ts::stage<R> prev;' before the loop and copy it: 'prev = s;'");
 }
 
 /// An assignment the walk did not take as a Carry op (inside a condition, a

@@ -310,10 +310,14 @@ void Extractor::kernelArg(const SeenArg &Arg, const FunctionDecl *FD, Kernel &K,
           return isa<FunctionTemplateDecl>(D->getUnderlyingDecl());
         });
     if (Template)
-      return error(L,
-                   "'" + ULE->getName().getAsString() +
-                       "' names a function template, not a task",
-                   "tasks must be plain, non-template __device__ functions");
+      return error(
+          L,
+          "'" + ULE->getName().getAsString() +
+              "' names a function template, not a task",
+          "tasks must be plain, non-template __device__ functions; for warp "
+          "groups that run the same body, write one task over all "
+          "their warps and branch on ts::warpgroup_index() "
+          "(docs/guide.md, \"Several warp groups, one body\")");
     return error(L, "task name is ambiguous", "tasks must not be overloaded");
   }
   if (kernelOption(E, L, K))

@@ -61,8 +61,11 @@ void Extractor::taskOption(const Expr *E, Task &T, bool &HaveWarps,
                            std::map<std::string, SourceLocation> &Given) {
   QualType Ty = E->getType();
   SourceLocation L = E->getExprLoc();
-  if (intOption(taskIntOptions(), E, L, T, Given))
+  if (intOption(taskIntOptions(), E, L, T, Given)) {
+    if (tsRecord(Ty, "regs_t") && !T.RegsLoc)
+      T.RegsLoc = toHandle(L); // the budget's findings point at it
     return;
+  }
   if (tsRecord(Ty, "warps_t")) {
     HaveWarps = true; // reported below if malformed, never as missing
     if (!firstTime(Given, "ts::warps", L))
@@ -100,7 +103,10 @@ bool Extractor::taskDeclarationOk(const FunctionDecl *FD,
       FD->getTemplatedKind() != FunctionDecl::TK_NonTemplate) {
     error(FD->getLocation(),
           "task '" + T.Name + "' must be a non-template free function",
-          "make it a plain __device__ function");
+          "make it a plain __device__ function; tasks that differ by a "
+          "warp group are one task over all their warps, branching on "
+          "ts::warpgroup_index() (docs/guide.md, \"Several warp groups, one "
+          "body\")");
     return false;
   }
   if (FD->isVariadic()) {

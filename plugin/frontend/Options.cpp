@@ -38,12 +38,14 @@ const std::vector<IntOption<Task>> &taskIntOptions() {
 
 const std::vector<IntOption<Kernel>> &kernelIntOptions() {
   static const std::vector<IntOption<Kernel>> Rows = {
-      {"smem_capacity_t", "ts::smem_capacity", 1, int64_t(UINT32_MAX), false,
+      {"smem_capacity_t", "ts::smem_capacity", 1,
+       int64_t(targetSm90a().SmemCapacity), false,
        "ts::smem_capacity must be positive",
        "give the target's bytes per block",
-       "ts::smem_capacity({}) exceeds the 32-bit shared-memory window",
-       "give the target's bytes per block (" +
-           std::to_string(targetSm90a().SmemCapacity) + " on sm_90)",
+       "ts::smem_capacity({}) is more shared memory than a block can use",
+       "a block of sm_90 uses at most " +
+           std::to_string(targetSm90a().SmemCapacity) +
+           " bytes of dynamic shared memory (the default)",
        [](Kernel &K, int64_t N) { K.SmemCapacity = uint64_t(N); }},
   };
   return Rows;

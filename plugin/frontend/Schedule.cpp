@@ -3,6 +3,7 @@
 #include "frontend/AsyncStores.h"
 #include "frontend/BoundValue.h"
 #include "frontend/DiagEmitter.h"
+#include "frontend/HandleEscape.h"
 #include "frontend/HiddenCalls.h"
 #include "frontend/Position.h"
 #include "frontend/TmaLoads.h"
@@ -419,6 +420,38 @@ void Walker::misplaced(const Stmt *Call, const CompoundStmt *Body,
   Diags.back().Notes.push_back({toHandle(At), Hint});
 }
 
+/// A handle used other than to call its operations. Passed to a helper,
+/// the error names the helper and what to move into the task.
+void Walker::escapedHandle(const DeclRefExpr *R) {
+  std::string Name = R->getDecl()->getName().str();
+  HandlePassed To = handlePassed(Ctx, R);
+  if (!To.Callee) {
+    error(R->getLocation(), "pipeline handle '" + Name + "' escapes the task",
+          "use the handle only to call its operations; passing or copying "
+          "it hides operations from the verifier");
+    return;
+  }
+  std::string Helper = To.Callee->getNameAsString();
+  std::string Ops;
+  for (const std::string &Op : To.Ops)
+    Ops += (Ops.empty() ? "" : ", ") + Name + "." + Op + "()";
+  const auto *P = dyn_cast<ParmVarDecl>(R->getDecl());
+  bool Producer = P && Handles.count(P) && Handles.at(P).R == Role::Producer;
+  std::string Example = Producer
+                            ? "'auto s = " + Name + ".acquire(); " + Helper +
+                                  "(..., s); " + Name + ".commit(s);'"
+                            : "'auto s = " + Name + ".wait(); " + Helper +
+                                  "(..., s); " + Name + ".release(s);'";
+  error(R->getLocation(),
+        "pipeline handle '" + Name + "' is passed to '" + Helper +
+            "': libts follows pipeline operations only in the task body",
+        (Ops.empty() ? std::string("call the handle's operations in the task")
+                     : "inline them: move " + Ops + " out of '" + Helper +
+                           "' into the task") +
+            ", and pass '" + Helper +
+            "' the stage instead of the handle (for example " + Example + ")");
+}
+
 void Walker::checkPdlPositions(const CompoundStmt *Body) {
   PdlCalls Calls;
   Calls.TraverseStmt(const_cast<CompoundStmt *>(Body));
@@ -802,11 +835,7 @@ void Walker::run(const CompoundStmt *Body) {
   }
   for (const DeclRefExpr *R : Uses.Refs)
     if (!Uses.ObjectRefs.count(R))
-      error(R->getLocation(),
-            "pipeline handle '" + R->getDecl()->getName().str() +
-                "' escapes the task",
-            "use the handle only to call its operations; passing or copying "
-            "it hides operations from the verifier");
+      escapedHandle(R);
   StageEscapes Esc(Stages, [&](const Expr *E) { return asOp(E).has_value(); });
   Esc.TraverseStmt(const_cast<CompoundStmt *>(Body));
   checkStageAssigns(Body);

@@ -43,6 +43,8 @@ private:
     OpKind Kind;
   };
   std::optional<OpCall> asOp(const clang::Expr *E);
+  void takenIntoExisting(const StageAssign &A, const OpCall &Op);
+  void escapedHandle(const clang::DeclRefExpr *R);
   std::optional<OpCall> statementOp(const clang::Stmt *S,
                                     const clang::VarDecl *&Bound);
   const clang::CXXForRangeStmt *asDomainLoop(const clang::Stmt *S);

@@ -279,6 +279,7 @@ struct Task {
   unsigned FirstWarp = 0;
   unsigned NumWarps = 1;
   std::optional<unsigned> Regs; ///< setmaxnreg budget.
+  SourceHandle RegsLoc = 0;     ///< Its ts::regs argument; 0: Loc.
   std::optional<unsigned> Cta;  ///< Run only on this CTA rank.
   std::vector<TaskParam> Params;
   std::vector<unsigned> Produces; ///< Resources (from producer handles).
@@ -296,6 +297,7 @@ struct Task {
   std::vector<std::string> StoreBuffers;
 
   unsigned endWarp() const { return FirstWarp + NumWarps; }
+  SourceHandle regsLoc() const { return RegsLoc ? RegsLoc : Loc; }
   bool produces(unsigned R) const;
   bool consumes(unsigned R) const;
   bool owns(unsigned R) const;

@@ -128,8 +128,9 @@ std::vector<RegisterRegion> registerRegions(const Program &P, const Kernel &K,
   return Out;
 }
 
-/// Each warp's budget, over whole warp groups: setmaxnreg and the register
-/// file both count by group.
+/// Each warp's budget, over whole warp groups (setmaxnreg acts by group;
+/// padding fills a group with a budget). The register file holds the
+/// block's warps only: a last group without a budget may be partial.
 void warpBudgets(const Program &P, const Kernel &K, KernelPlan &Plan) {
   unsigned G4 = Plan.Tgt->WarpGroupWarps;
   unsigned Slots = (Plan.Warps + G4 - 1) / G4 * G4;
@@ -138,7 +139,7 @@ void warpBudgets(const Program &P, const Kernel &K, KernelPlan &Plan) {
     for (unsigned W = T->FirstWarp;
          T->Regs && W < std::min(T->endWarp(), Slots); ++W)
       Plan.WarpBudget[W] = T->Regs;
-  for (unsigned W = 0; W < Slots; ++W)
+  for (unsigned W = 0; W < std::min(Slots, Plan.Warps); ++W)
     Plan.RegisterSum += uint64_t(Plan.Tgt->WarpThreads) * Plan.warpRegs(W);
 }
 

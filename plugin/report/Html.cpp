@@ -25,13 +25,14 @@ section.kernel{border:1px solid #d0d7de;border-radius:8px;padding:14px 18px;marg
 .verdict.passed{background:#dafbe1;color:#116329}.verdict.failed{background:#ffebe9;color:#a40e26}
 .facts,.note-text{color:#57606a}
 .scroll{overflow-x:auto;border:1px solid #eaeef2;border-radius:6px;padding:4px;background:#fcfcfd}
+svg.graph{max-width:100%;height:auto}
 table.data{border-collapse:collapse;margin:6px 0}table.data th,table.data td{border:1px solid #d8dee4;padding:2px 8px;text-align:left}
 table.data td.num,table.data th.num{text-align:right}table.data th{background:#f6f8fa;font-weight:600}table.data caption{text-align:left;padding:2px 0}
 ol.findings{padding-left:22px}li.finding{margin:8px 0 14px}
 .level{font-weight:700;text-transform:uppercase;font-size:12px;padding:1px 6px;border-radius:4px}
 .level.error{background:#cf222e;color:#fff}.level.warning{background:#bf8700;color:#fff}
 .at{color:#57606a;font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:12px}
-.message{font-weight:600;margin:4px 0}ul.notes{margin:2px 0 6px;padding-left:20px}
+.message{font-weight:600;margin:4px 0}pre.excerpt{margin:2px 0 4px;padding:4px 8px;background:#f6f8fa;border-radius:4px;font-size:12.5px;overflow-x:auto}ul.notes{margin:2px 0 6px;padding-left:20px}
 .legend{margin:6px 0;color:#57606a;font-size:12.5px}.legend span.key{display:inline-block;margin-right:14px}
 .swatch{display:inline-block;width:12px;height:12px;border:1px solid #8c959f;border-radius:2px;vertical-align:-2px;margin-right:4px}
 svg text{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:10px;fill:#1f2328}
@@ -134,13 +135,20 @@ std::string traceTable(const Diag &D, const Locator &Where, bool Marked) {
   return Out + "</table>\n";
 }
 
+/// The line a finding is at, as the source has it.
+std::string excerpt(const SourceLines &Lines, SourceHandle H) {
+  std::string Line = Lines && H ? Lines(H) : "";
+  return Line.empty() ? "" : tag("pre", "excerpt", esc(Line)) + "\n";
+}
+
 std::string findingItem(const Diag &D, const char *Level, const Locator &Where,
-                        bool Marked) {
+                        const SourceLines &Lines, bool Marked) {
   std::string Out = "<li class=\"finding " + std::string(Level) + "\">\n<p>" +
                     tag("span", std::string("level ") + Level, Level) + " " +
                     code(std::string("-W") + checkFlag(D.Group)) + " " +
                     located(Where, D.Loc) + "</p>\n" +
-                    tag("p", "message", esc(D.Message)) + "\n";
+                    tag("p", "message", esc(D.Message)) + "\n" +
+                    excerpt(Lines, D.Loc);
   if (!D.Notes.empty()) {
     Out += "<ul class=\"notes\">\n";
     for (const DiagNote &N : D.Notes)
@@ -404,7 +412,7 @@ std::string scheduleSection(const Program &P, const Kernel &K,
 
 std::string kernelSection(const Program &P, const HtmlKernel &HK,
                           unsigned Index, const Locator &Where,
-                          const LevelOf &Level) {
+                          const LevelOf &Level, const SourceLines &Lines) {
   const Kernel &K = *HK.K;
   const KernelPlan &Plan = *HK.Plan;
   const VerifyResult &V = *HK.Verify;
@@ -436,7 +444,8 @@ std::string kernelSection(const Program &P, const HtmlKernel &HK,
     for (size_t I = 0; I < Vd.Shown.size(); ++I) {
       std::vector<TraceMark> M =
           traceMarks(V.simProgram(P), V.Sim, *Vd.Shown[I], I + 1);
-      Out += findingItem(*Vd.Shown[I], Level(*Vd.Shown[I]), Where, !M.empty());
+      Out += findingItem(*Vd.Shown[I], Level(*Vd.Shown[I]), Where, Lines,
+                         !M.empty());
       Marks.insert(Marks.end(), M.begin(), M.end());
     }
     Out += "</ol>\n";
@@ -465,7 +474,8 @@ std::string navigation(const std::vector<HtmlKernel> &Kernels,
 
 std::string htmlReport(const std::string &Title, const Program &P,
                        const std::vector<HtmlKernel> &Kernels,
-                       const Locator &Where, const LevelOf &Level) {
+                       const Locator &Where, const LevelOf &Level,
+                       const SourceLines &Lines) {
   std::string Out =
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
       "<meta charset=\"utf-8\">\n"
@@ -478,7 +488,7 @@ std::string htmlReport(const std::string &Title, const Program &P,
   else
     Out += navigation(Kernels, Level);
   for (size_t I = 0; I < Kernels.size(); ++I)
-    Out += kernelSection(P, Kernels[I], I, Where, Level);
+    Out += kernelSection(P, Kernels[I], I, Where, Level, Lines);
   return Out + "</body>\n</html>\n";
 }
 
@@ -560,17 +570,18 @@ RegisterUse registerUse(const Program &P, const Kernel &K,
   U.File = T.RegisterFile;
   U.Baseline = Plan.BaselineRegs;
   unsigned G = T.WarpGroupWarps;
-  // Warps are allocated by whole groups, as the ts-registers check sums.
-  unsigned Slots = (std::max(Plan.Warps, 1u) + G - 1) / G * G;
-  for (unsigned First = 0; First < Slots; First += G) {
+  // The block's warps by group, as the ts-registers check sums them: the
+  // last group holds the warps the block has.
+  unsigned Warps = std::max(Plan.Warps, 1u);
+  for (unsigned First = 0; First < Warps; First += G) {
     RegisterGroupUse R;
     R.Index = First / G;
     R.FirstWarp = First;
-    R.EndWarp = First + G;
+    R.EndWarp = std::min(First + G, Warps);
     for (const Task *Tk : Plan.tasks(P, K))
-      if (Tk->endWarp() > First && Tk->FirstWarp < First + G)
+      if (Tk->endWarp() > First && Tk->FirstWarp < R.EndWarp)
         R.Tasks.push_back(Tk);
-    for (unsigned W = First; W < First + G; ++W) {
+    for (unsigned W = First; W < R.EndWarp; ++W) {
       R.PerWarp.push_back(Plan.warpRegs(W));
       R.Budgeted |=
           W < Plan.WarpBudget.size() && Plan.WarpBudget[W].has_value();

@@ -35,7 +35,8 @@ using LevelOf = std::function<const char *(const Diag &)>;
 /// The whole page. `Title` names the translation unit.
 std::string htmlReport(const std::string &Title, const Program &P,
                        const std::vector<HtmlKernel> &Kernels,
-                       const Locator &Where, const LevelOf &Level);
+                       const Locator &Where, const LevelOf &Level,
+                       const SourceLines &Lines = {});
 
 //===-- Geometry, separate from drawing so tests can check it ------------===//
 

@@ -17,7 +17,10 @@ namespace ts {
 namespace {
 
 constexpr int NodeW = 156, NodeH = 46, ColGap = 72, RowGap = 30;
-constexpr int Left = 16, Margin = 16, ArcRise = 44;
+constexpr int Margin = 16, ArcRise = 44;
+/// Columns per band: a wider graph wraps onto further bands rather than
+/// run off the page (5 columns fit the page's 1100-pixel content width).
+constexpr unsigned BandCols = 5;
 
 struct GraphEdge {
   unsigned From, To;
@@ -30,14 +33,23 @@ struct Graph {
   std::vector<GraphEdge> Edges;
   std::vector<unsigned> Rank, Row;
   int Top = Margin; ///< Room for arcs above the nodes where there are some.
+  int Left = Margin;
+  unsigned Cols = ~0u; ///< Ranks per band.
+  int BandH = 0;       ///< From one band's top to the next's.
+  int RowsH = 0;       ///< The nodes of one band.
 
   unsigned size() const { return Tasks.size() + Resources.size(); }
   unsigned resourceNode(unsigned R) const {
     auto It = std::find(Resources.begin(), Resources.end(), R);
     return Tasks.size() + unsigned(It - Resources.begin());
   }
-  int x(unsigned N) const { return Left + int(Rank[N]) * (NodeW + ColGap); }
-  int y(unsigned N) const { return Top + int(Row[N]) * (NodeH + RowGap); }
+  unsigned band(unsigned N) const { return Rank[N] / Cols; }
+  int x(unsigned N) const {
+    return Left + int(Rank[N] % Cols) * (NodeW + ColGap);
+  }
+  int y(unsigned N) const {
+    return Top + int(band(N)) * BandH + int(Row[N]) * (NodeH + RowGap);
+  }
 };
 
 bool contains(const std::vector<unsigned> &V, unsigned X) {
@@ -166,6 +178,21 @@ std::string forwardPath(const Graph &G, unsigned U, unsigned V) {
          std::to_string(X2) + " " + std::to_string(Y2);
 }
 
+/// A forward edge into a later band: right of its source, down into the
+/// gap below the source's band, back to the left edge, and into the target.
+std::string wrapPath(const Graph &G, unsigned U, unsigned V) {
+  int X1 = G.x(U) + NodeW, Y1 = G.y(U) + NodeH / 2;
+  int X2 = G.x(V), Y2 = G.y(V) + NodeH / 2;
+  int Right = X1 + ColGap / 2, LeftX = X2 - ColGap / 2;
+  int Gap =
+      G.Top + int(G.band(U)) * G.BandH + G.RowsH + (G.BandH - G.RowsH) / 2;
+  auto P = [](int X, int Y) {
+    return std::to_string(X) + " " + std::to_string(Y);
+  };
+  return "M " + P(X1, Y1) + " L " + P(Right, Y1) + " L " + P(Right, Gap) +
+         " L " + P(LeftX, Gap) + " L " + P(LeftX, Y2) + " L " + P(X2, Y2);
+}
+
 /// An edge that closes a cycle (or joins one column) runs below the nodes;
 /// resource-to-resource arcs run above them (Rise < 0).
 std::string arcPath(const Graph &G, unsigned U, unsigned V, int Rise) {
@@ -192,10 +219,21 @@ std::string graphSvg(const Program &P, const Kernel &K, const std::string &Id) {
       std::any_of(G.Edges.begin(), G.Edges.end(), [&](const GraphEdge &E) {
         return G.Rank[E.From] >= G.Rank[E.To];
       });
-  if (!deriveEdges(P, K).empty() || !K.DeclaredEdges.empty())
+  bool Above = !deriveEdges(P, K).empty() || !K.DeclaredEdges.empty();
+  if (Above)
     G.Top = Margin + ArcRise;
-  int Width = 2 * Left + int(Ranks) * (NodeW + ColGap) - ColGap;
-  int Height = G.Top + int(Rows) * (NodeH + RowGap) - RowGap +
+  G.RowsH = int(Rows) * (NodeH + RowGap) - RowGap;
+  unsigned Bands = 1;
+  if (Ranks > BandCols) {
+    G.Cols = BandCols;
+    G.Left = ColGap / 2 + 4; // room for the wrapping edges' turns
+    Bands = (Ranks + BandCols - 1) / BandCols;
+    G.BandH =
+        G.RowsH + (Below ? ArcRise : 0) + (Above ? ArcRise : 0) + 2 * Margin;
+  }
+  unsigned Cols = std::min(Ranks, G.Cols);
+  int Width = 2 * G.Left + int(Cols) * (NodeW + ColGap) - ColGap;
+  int Height = G.Top + int(Bands - 1) * G.BandH + G.RowsH +
                (Below ? ArcRise + Margin : Margin);
   Svg Out(unsigned(Width), unsigned(Height), "graph",
           "task/resource graph of kernel " + K.Name);
@@ -203,8 +241,10 @@ std::string graphSvg(const Program &P, const Kernel &K, const std::string &Id) {
   Out.arrowMarker(Id + "-arrow-derived", "arrowhead derived");
   for (const GraphEdge &E : G.Edges) {
     bool Forward = G.Rank[E.From] < G.Rank[E.To];
-    std::string D = Forward ? forwardPath(G, E.From, E.To)
-                            : arcPath(G, E.From, E.To, ArcRise);
+    std::string D = !Forward ? arcPath(G, E.From, E.To, ArcRise)
+                    : G.band(E.From) == G.band(E.To)
+                        ? forwardPath(G, E.From, E.To)
+                        : wrapPath(G, E.From, E.To);
     bool Arrow = std::string(E.Class) != "use";
     Out.path(D, std::string("edge ") + E.Class, Arrow ? Id + "-arrow" : "");
   }

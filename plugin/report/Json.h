@@ -16,8 +16,17 @@
 
 namespace ts {
 
+/// The report is {"format": "libts-report", "version": JsonFormatVersion,
+/// "libts": "<package version>", "kernels": [...]}; the version grows when
+/// a field changes meaning or goes away (docs/using.md).
+constexpr unsigned JsonFormatVersion = 1;
+
 /// Renders a source handle as "file:line:col" (the front end knows how).
 using Locator = std::function<std::string(SourceHandle)>;
+
+/// The source line a handle points into, as written ("" for none, or for
+/// code libts generated: never shown as the user's).
+using SourceLines = std::function<std::string(SourceHandle)>;
 
 /// One JSON object for a kernel. `Level` maps a finding to "error",
 /// "warning" or "" (ignored, left out).

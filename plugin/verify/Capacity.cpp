@@ -10,6 +10,36 @@
 namespace ts {
 using namespace detail;
 
+namespace {
+
+/// How to fit: the fewest stages of the largest stage to drop, and a
+/// higher ts::smem_capacity only while the hardware has more.
+std::string capacityFix(const Program &P, const KernelPlan &Plan) {
+  const BlockLayout &L = Plan.Layout;
+  uint64_t Over = L.DynamicBytes - Plan.SmemCapacity;
+  std::string Fix = "use fewer or smaller stages";
+  const ResourceLayout *Big = nullptr;
+  for (const ResourceLayout &RL : L.Resources)
+    if (P.Resources[RL.Resource].Stages > 1 &&
+        (!Big || RL.StageStride > Big->StageStride))
+      Big = &RL;
+  if (Big) {
+    const Resource &R = P.Resources[Big->Resource];
+    uint64_t Drop = (Over + Big->StageStride - 1) / Big->StageStride;
+    if (Drop < R.Stages)
+      Fix += " (ts::stages(" + std::to_string(R.Stages - Drop) + ") on " +
+             quote(R.Name) + " fits)";
+  }
+  uint64_t Hardware = Plan.Tgt->SmemCapacity;
+  if (Plan.SmemCapacity < Hardware)
+    return Fix + ", or raise ts::smem_capacity up to " +
+           std::to_string(Hardware) + " bytes, all a block can use";
+  return Fix + ": " + std::to_string(Hardware) +
+         " bytes is all the shared memory a block can use";
+}
+
+} // namespace
+
 void checkCapacity(const Program &P, const Kernel &K, const KernelPlan &Plan,
                    DiagList &Out) {
   const BlockLayout &L = Plan.Layout;
@@ -49,9 +79,7 @@ void checkCapacity(const Program &P, const Kernel &K, const KernelPlan &Plan,
         ", alignment padding: " + std::to_string(L.BarrierOffset - Payload) +
         " B";
   note(D, K.Loc, Rest);
-  note(D, K.Loc,
-       "use fewer stages or smaller stages, or raise the limit with "
-       "ts::smem_capacity(bytes) on the kernel");
+  note(D, K.Loc, capacityFix(P, Plan));
 }
 
 } // namespace ts

@@ -573,6 +573,7 @@ void Simulation::reportDeadlock(const std::vector<unsigned> &Blocked) {
   unsigned First = Blocked.front();
   const Op &O = next(First);
   const Resource &Res = P.Resources[O.Resource];
+  DeadlockResource = O.Resource;
   Diag D{Check::Credit,
          O.Loc,
          "deadlock: task " + quote(task(First).Name) + " blocks forever on " +

@@ -164,8 +164,22 @@ void checkRoles(const Program &P, const Kernel &K, DiagList &Out) {
           report(Out, Check::Roles, K.Loc,
                  "pipelined resource " + quote(Res.Name) + " has no " +
                      roleName(Missing) + " task in kernel " + quote(K.Name));
-      note(D, Res.Loc,
-           "add a task with a " + handle(Missing, Res) + " parameter");
+      bool Unlisted = false;
+      for (unsigned TI = 0; TI < P.Tasks.size(); ++TI) {
+        const Task &T = P.Tasks[TI];
+        bool Has = Missing == Role::Producer ? T.produces(R) : T.consumes(R);
+        if (!Has || std::count(K.Tasks.begin(), K.Tasks.end(), TI))
+          continue;
+        Unlisted = true;
+        note(D, T.Loc,
+             "task " + quote(T.Name) +
+                 (Missing == Role::Producer ? " produces " : " consumes ") +
+                 quote(Res.Name) + " but kernel " + quote(K.Name) +
+                 " does not list it: add it to [[ts::kernel(...)]]");
+      }
+      if (!Unlisted)
+        note(D, Res.Loc,
+             "add a task with a " + handle(Missing, Res) + " parameter");
     }
   }
 }

@@ -119,6 +119,8 @@ public:
 
   /// Findings of the run, keyed for de-duplication across trip counts.
   std::vector<std::pair<std::string, Diag>> Findings;
+  /// The resource the first blocked task of a deadlock waits on.
+  std::optional<unsigned> DeadlockResource;
 
 private:
   bool tracked(unsigned R) const {

@@ -402,9 +402,31 @@ std::optional<uint64_t> decidingTripCount(const Program &P, const Kernel &K,
   return N ? std::optional<uint64_t>(N) : std::nullopt;
 }
 
-SimResult checkCredits(const Program &P, const Kernel &K,
-                       const KernelPlan &Plan, DiagList &Out,
-                       std::string *CoverageText) {
+namespace {
+
+SimResult creditRuns(const Program &P, const Kernel &K, const KernelPlan &Plan,
+                     DiagList &Out, std::string *CoverageText,
+                     bool SuggestStages);
+
+/// One or two stages more of `R` with which every trip count passes the
+/// credit checks: a deadlock the user fixes by deepening the pipeline.
+std::optional<unsigned> stagesThatFix(const Program &P, const Kernel &K,
+                                      const KernelPlan &Plan, unsigned R) {
+  for (unsigned Extra = 1; Extra <= 2; ++Extra) {
+    Program More = P;
+    More.Resources[R].Stages += Extra;
+    DiagList Found;
+    creditRuns(More, K, Plan, Found, nullptr, /*SuggestStages=*/false);
+    if (std::none_of(Found.begin(), Found.end(),
+                     [](const Diag &D) { return D.Group == Check::Credit; }))
+      return More.Resources[R].Stages;
+  }
+  return std::nullopt;
+}
+
+SimResult creditRuns(const Program &P, const Kernel &K, const KernelPlan &Plan,
+                     DiagList &Out, std::string *CoverageText,
+                     bool SuggestStages) {
   TripModel M(P, K);
   Coverage Cv = coverage(P, K, Plan, M, Out);
   if (CoverageText)
@@ -435,14 +457,31 @@ SimResult checkCredits(const Program &P, const Kernel &K,
       Shown = std::move(R);
       HaveShown = true;
     }
-    for (auto &[Key, D] : Sim.Findings)
-      if (Seen.insert(Key + "@" + std::to_string(D.Loc)).second)
-        Out.push_back(std::move(D));
+    for (auto &[Key, D] : Sim.Findings) {
+      if (!Seen.insert(Key + "@" + std::to_string(D.Loc)).second)
+        continue;
+      if (SuggestStages && Sim.DeadlockResource &&
+          Key.rfind("deadlock:", 0) == 0)
+        if (auto Fix = stagesThatFix(P, K, Plan, *Sim.DeadlockResource))
+          note(D, P.Resources[*Sim.DeadlockResource].Loc,
+               "ts::stages(" + std::to_string(*Fix) + ") on " +
+                   quote(P.Resources[*Sim.DeadlockResource].Name) +
+                   " removes it: every trip count then passes");
+      Out.push_back(std::move(D));
+    }
     if (Shown.Deadlocked && Finds)
       break;
     Failed = Failed || Finds;
   }
   return Shown;
+}
+
+} // namespace
+
+SimResult checkCredits(const Program &P, const Kernel &K,
+                       const KernelPlan &Plan, DiagList &Out,
+                       std::string *CoverageText) {
+  return creditRuns(P, K, Plan, Out, CoverageText, /*SuggestStages=*/true);
 }
 
 } // namespace ts

@@ -64,7 +64,22 @@ TEST(Capacity, OverflowsAtEightStages) {
   EXPECT_EQ(D[0].Notes[0].Message, "'Tiles': 8 stages x 32768 B = 262144 B");
   EXPECT_EQ(D[0].Notes[1].Message,
             "barriers: 128 B, base alignment slack: 1008 B");
-  EXPECT_TRUE(contains(D[0].Notes[2].Message, "ts::smem_capacity"));
+  // 30832 bytes over: one 32768-byte stage less fits; the capacity is
+  // already all the hardware has, so nothing suggests raising it.
+  EXPECT_EQ(D[0].Notes[2].Message,
+            "use fewer or smaller stages (ts::stages(7) on 'Tiles' fits): "
+            "232448 bytes is all the shared memory a block can use");
+}
+
+TEST(Capacity, ALowerLimitMayBeRaisedUpToTheHardware) {
+  Builder B = bigKernel(4, 100000);
+  KernelPlan L = planFor(B.P, B.kernel());
+  DiagList D;
+  checkCapacity(B.P, B.kernel(), L, D);
+  ASSERT_EQ(D.size(), 1u) << dump(D);
+  EXPECT_TRUE(contains(D[0].Notes.back().Message,
+                       "or raise ts::smem_capacity up to 232448 bytes"))
+      << dump(D);
 }
 
 TEST(Capacity, SlackCounts) {

@@ -135,6 +135,7 @@ __device__ void drain(const Params &p, ts::consumer<Tile> tiles) {
 // CHECK-NEXT: <li class="finding error">
 // CHECK-NEXT: <p><span class="level error">error</span> <code>-Wts-credit</code> <span class="at">{{.*}}html.cu:61:20</span> </p>
 // CHECK-NEXT: <p class="message">deadlock: task &#39;drain&#39; blocks forever on wait of &#39;Tile&#39; (trip count 2)</p>
+// CHECK-NEXT: <pre class="excerpt">    auto s = tiles.wait();</pre>
 // CHECK-NEXT: <ul class="notes">
 // CHECK-NEXT: <li><span class="at">{{.*}}html.cu:47:55</span> <span class="note-text">&#39;Tile&#39;: 2 empty, 0 full stages</span></li>
 // CHECK:      <span class="note-text">trace 1/4: task &#39;fill&#39; acquire of &#39;Tile&#39; (iteration 1)</span></li>
@@ -158,7 +159,7 @@ __device__ void drain(const Params &p, ts::consumer<Tile> tiles) {
 // CHECK:      <tr><td>fill domain(blockIdx.x, p.n, gridDim.x)</td><td></td><td>acquire Tile [last], work Tile [last], commit Tile [last]</td><td></td></tr>
 // CHECK:      <g class="segment"><title>Tile #0: 4096 B at 0 (1.76%)</title>
 // CHECK-NEXT: <rect x="0%" y="0" width="1.762%" height="26" class="seg stage"/>
-// CHECK:      <tr><td class="num">0</td><td>[0, 4)</td><td>fill, drain</td><td>baseline 256</td><td class="num">32768</td><td class="num">50%</td></tr>
+// CHECK:      <tr><td class="num">0</td><td>[0, 2)</td><td>fill, drain</td><td>baseline 256</td><td class="num">16384</td><td class="num">25%</td></tr>
 // CHECK:      </html>
 
 // BADARG: error: libts: unknown or malformed plugin argument '-html' (expected {{.*}}-json=<file>, -html=<file>, -no-rewrite

@@ -55,7 +55,7 @@ __device__ void sum(const Params &p, ts::consumer<Chunk> c, ts::producer<Sums>) 
 // TEXT-NEXT:    checks: ts-syntax ts-warps ts-registers ts-roles ts-bracketing ts-graph ts-capacity ts-credit ts-ownership ts-token ts-unused-token ts-tma-store ts-repeated-store ts-tma-bytes ts-race ts-pdl ts-cluster ts-domain ts-bound ts-padding ts-unlisted-task ts-register-pressure
 // TEXT-NEXT:    protocol: every trip count (runs 0 to 6 decide all: steady state from iteration 1 with period 1)
 
-// JSON: {"kernels":[{"kernel":"reduce","threads":256,"smem_bytes":2192,"smem_capacity":232448,"baseline_registers":256,
+// JSON: {"format":"libts-report","version":1,"libts":"0.1.0","kernels":[{"kernel":"reduce","threads":256,"smem_bytes":2192,"smem_capacity":232448,"baseline_registers":256,
 // JSON-SAME: "tasks":[{"name":"load","first_warp":4,"warps":4,"regs":null,"cta":null,"padding":false,"consumes":[],"produces":["Chunk"],"owns":[],"domain":["blockIdx.x","p.n","gridDim.x"],"ops":[{"op":"acquire","resource":"Chunk","section":"loop","guard":"always","at":"{{.*}}report.cu:16:16"}
 // JSON-SAME: "resources":[{"name":"Chunk","kind":"async_async","stages":2,"payload_bytes":1024,"tx_bytes":0,"offset":0,"stage_stride":1024,"align":128,"full_barriers":2048,"empty_barriers":2064,"full_arrivals":128,"empty_arrivals":128},{"name":"Sums","kind":"gmem"
 // JSON-SAME: "edges":{{\[\[}}"Chunk","Sums"{{\]\]}},"aliases":[],"grid_dependent":[],"pdl":false,"pdl_waited":false,"cluster":[1,1,1],"findings":[]}]}

@@ -16,4 +16,4 @@ __device__ void prod(const Params &p, ts::producer<Huge> h) {
 __device__ void cons(const Params &p, ts::consumer<Huge> h) {
   for (auto i : ts::domain(0, p.n)) { auto s = h.wait(); h.release(s); }
 }
-[[ts::kernel(prod, cons, ts::smem_capacity(0x7fffffffffffffffll))]] __global__ void k(const Params p); // expected-error {{ts::smem_capacity(9223372036854775807) exceeds the 32-bit shared-memory window}} expected-note {{232448 on sm_90}}
+[[ts::kernel(prod, cons, ts::smem_capacity(0x7fffffffffffffffll))]] __global__ void k(const Params p); // expected-error {{ts::smem_capacity(9223372036854775807) is more shared memory than a block can use}} expected-note {{a block of sm_90 uses at most 232448 bytes}}

@@ -31,5 +31,5 @@ __device__ void fill(const Params &p, ts::producer<Big> b) {
 __device__ void drain(const Params &p, ts::consumer<Big> b) {
   for (auto i : ts::domain(0, p.n)) { auto s = b.wait(); p.out[0] = s->v[0]; b.release(s); }
 }
-[[ts::kernel(fill, drain)]] __global__ void huge(const Params p); // huge-error {{kernel 'huge' needs 8589935728 bytes of shared memory, more than a launch can request}} huge-note {{dynamic shared memory is a 32-bit launch parameter}} huge-warning {{kernel 'huge' needs 8589935728 bytes of shared memory; the capacity is 232448 bytes}} huge-note {{barriers}} huge-note {{use fewer stages}}
+[[ts::kernel(fill, drain)]] __global__ void huge(const Params p); // huge-error {{kernel 'huge' needs 8589935728 bytes of shared memory, more than a launch can request}} huge-note {{dynamic shared memory is a 32-bit launch parameter}} huge-warning {{kernel 'huge' needs 8589935728 bytes of shared memory; the capacity is 232448 bytes}} huge-note {{barriers}} huge-note {{use fewer or smaller stages: 232448 bytes is all the shared memory a block can use}}
 #endif

@@ -104,7 +104,7 @@ __device__ void tail(const Params &p, ts::consumer<Tile> tiles) {
 
 // (e) The lag holds two stages: with one stage the consumer waits for the
 // second while it holds the first, which the producer needs back.
-struct [[ts::resource(ts::tma_async, ts::stages(1), ts::swizzled)]] One { // expected-note {{'One': 0 empty, 0 full stages}}
+struct [[ts::resource(ts::tma_async, ts::stages(1), ts::swizzled)]] One { // expected-note {{'One': 0 empty, 0 full stages}} expected-note {{ts::stages(2) on 'One' removes it: every trip count then passes}}
   __nv_bfloat16 a[64 * 64];
 };
 [[ts::task(ts::warps(0, 1))]]

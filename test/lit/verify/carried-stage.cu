@@ -29,7 +29,7 @@
 #endif
 
 struct Params { CUtensorMap a; float *out; int tiles, k_tiles; };
-struct [[ts::resource(ts::tma_async, ts::stages(STAGES), ts::swizzled)]] Tile { // stages1-note {{'Tile': 0 empty, 0 full stages}}
+struct [[ts::resource(ts::tma_async, ts::stages(STAGES), ts::swizzled)]] Tile { // stages1-note {{'Tile': 0 empty, 0 full stages}} stages1-note {{ts::stages(2) on 'Tile' removes it: every trip count then passes}}
   __nv_bfloat16 a[64 * 64];
 };
 

@@ -60,7 +60,18 @@ __device__ void two_loops(const Params &p, ts::consumer<Buf> b) {
 [[ts::task(ts::warps(0, 1))]]
 __device__ void escapes(const Params &p, ts::producer<Buf> b) {
   for (auto i : ts::domain(0, p.n))
-    fill(b); // expected-error {{pipeline handle 'b' escapes the task}} expected-note {{use the handle only to call its operations}}
+    fill(b); // expected-error {{pipeline handle 'b' is passed to 'fill': libts follows pipeline operations only in the task body}} expected-note {{call the handle's operations in the task, and pass 'fill' the stage instead of the handle (for example 'auto s = b.acquire(); fill(..., s); b.commit(s);')}}
+}
+
+// Kept where it is not an argument: the general message.
+[[ts::task(ts::warps(0, 1))]]
+__device__ void copies(const Params &p, ts::producer<Buf> b) {
+  ts::producer<Buf> c = b; // expected-error {{pipeline handle 'b' escapes the task}} expected-note {{use the handle only to call its operations}}
+  (void)c;
+  for (auto i : ts::domain(0, p.n)) {
+    auto s = b.acquire();
+    b.commit(s);
+  }
 }
 
 [[ts::task(ts::warps(1, 1))]]

@@ -9,7 +9,7 @@
 #include <ts/ts.h>
 
 struct Params { float *dst; int n; };
-struct [[ts::resource(ts::async_async, ts::stages(2))]] Two { float v[32]; }; // expected-note {{'Two': 0 empty, 0 full stages}}
+struct [[ts::resource(ts::async_async, ts::stages(2))]] Two { float v[32]; }; // expected-note {{'Two': 0 empty, 0 full stages}} expected-note {{ts::stages(3) on 'Two' removes it: every trip count then passes}}
 struct [[ts::resource(ts::async_async, ts::stages(3))]] Three { float v[32]; };
 
 [[ts::task(ts::warps(0, 1))]]

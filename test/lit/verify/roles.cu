@@ -43,3 +43,23 @@ __device__ void eager(const Params &p, ts::consumer<Idle> b) {
   }
 }
 [[ts::kernel(lazy, eager)]] __global__ void k_lazy(const Params p);
+
+// The consumer exists but the kernel does not list it: the note names it.
+struct [[ts::resource(ts::async_async, ts::stages(2))]] Forgotten { float v[32]; };
+[[ts::task(ts::warps(0, 1))]]
+__device__ void listed(const Params &p, ts::producer<Forgotten> b) {
+  for (auto i : ts::domain(0, p.n)) {
+    auto s = b.acquire();
+    s->v[0] = 1.f;
+    b.commit(s);
+  }
+}
+[[ts::task(ts::warps(1, 1))]]
+__device__ void left_out(const Params &p, ts::consumer<Forgotten> b) { // expected-note {{task 'left_out' consumes 'Forgotten' but kernel 'k_left_out' does not list it: add it to [[ts::kernel(...)]]}}
+  for (auto i : ts::domain(0, p.n)) {
+    auto s = b.wait();
+    p.dst[int(i)] = s->v[0];
+    b.release(s);
+  }
+}
+[[ts::kernel(listed)]] __global__ void k_left_out(const Params p); // expected-error {{pipelined resource 'Forgotten' has no consumer task in kernel 'k_left_out'}}

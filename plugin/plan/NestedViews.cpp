@@ -167,6 +167,26 @@ InnerCounts innerCounts(const Program &P, const Kernel &K) {
   return IC;
 }
 
+bool nextCountChoice(std::vector<size_t> &Pos, const InnerCounts &IC,
+                     const std::vector<char> &Mask) {
+  for (size_t C = Pos.size(); C-- > 0;) {
+    if (!Mask.empty() && !Mask[C])
+      continue;
+    if (++Pos[C] < IC.Counts[C].size())
+      return true;
+    Pos[C] = 0;
+  }
+  return false;
+}
+
+std::vector<uint64_t> countsPerTask(const InnerCounts &IC,
+                                    const std::vector<size_t> &Pos) {
+  std::vector<uint64_t> V;
+  for (int C : IC.ClassOf)
+    V.push_back(C < 0 ? 0 : IC.Counts[size_t(C)][Pos[size_t(C)]]);
+  return V;
+}
+
 std::vector<uint64_t> innerTripCounts(const Program &P, const Kernel &K) {
   InnerCounts IC = innerCounts(P, K);
   std::vector<uint64_t> Most;

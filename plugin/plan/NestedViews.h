@@ -44,6 +44,16 @@ struct InnerCounts {
 };
 InnerCounts innerCounts(const Program &P, const Kernel &K);
 
+/// A choice of one count per class, as positions into InnerCounts::Counts:
+/// the next one in odometer order among the classes Mask marks (all when
+/// Mask is empty); false after the last.
+bool nextCountChoice(std::vector<size_t> &Pos, const InnerCounts &IC,
+                     const std::vector<char> &Mask = {});
+
+/// That choice per task of K (by position); 0 for a task without a k-loop.
+std::vector<uint64_t> countsPerTask(const InnerCounts &IC,
+                                    const std::vector<size_t> &Pos);
+
 /// The counts of the class with the most (every class, when K has one).
 std::vector<uint64_t> innerTripCounts(const Program &P, const Kernel &K);
 

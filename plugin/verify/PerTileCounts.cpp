@@ -29,26 +29,6 @@ std::vector<char> perTileClasses(const Program &P, const Kernel &K,
 }
 
 /// Per-class count positions, the last class fastest; false past the end.
-bool nextPositions(std::vector<size_t> &Pos, const InnerCounts &IC,
-                   const std::vector<char> &Which) {
-  for (size_t C = Pos.size(); C-- > 0;) {
-    if (!Which[C])
-      continue;
-    if (++Pos[C] < IC.Counts[C].size())
-      return true;
-    Pos[C] = 0;
-  }
-  return false;
-}
-
-std::vector<uint64_t> perTask(const InnerCounts &IC,
-                              const std::vector<size_t> &Pos) {
-  std::vector<uint64_t> V;
-  for (int C : IC.ClassOf)
-    V.push_back(C < 0 ? 0 : IC.Counts[size_t(C)][Pos[size_t(C)]]);
-  return V;
-}
-
 std::string sequenceText(const TileSequenceResult &R,
                          const std::vector<std::vector<uint64_t>> &Variants,
                          size_t At) {
@@ -118,8 +98,8 @@ std::string checkPerTileCounts(const Program &P, const Kernel &K,
     std::vector<std::vector<uint64_t>> Variants;
     std::vector<size_t> V = Pos;
     do
-      Variants.push_back(perTask(IC, V));
-    while (nextPositions(V, IC, Varying));
+      Variants.push_back(countsPerTask(IC, V));
+    while (nextCountChoice(V, IC, Varying));
     TileSequenceResult R = checkTileSequences(P, K, Plan, Variants);
     if (R.V == TileSequenceResult::Verdict::Deadlock) {
       reportDeadlock(P, K, R, Variants, At, Out);
@@ -129,7 +109,7 @@ std::string checkPerTileCounts(const Program &P, const Kernel &K,
       warnUnproven(P.Tasks[K.Tasks[At]], R.Why, Out);
       return ", the same in every tile";
     }
-  } while (nextPositions(Pos, IC, Fixed));
+  } while (nextCountChoice(Pos, IC, Fixed));
   return ", any count in each tile";
 }
 

@@ -81,20 +81,8 @@ public:
   explicit CountCombos(InnerCounts IC) : IC(std::move(IC)) {
     Pos.assign(this->IC.Counts.size(), 0);
   }
-  std::vector<uint64_t> perTask() const {
-    std::vector<uint64_t> V;
-    for (int C : IC.ClassOf)
-      V.push_back(C < 0 ? 0 : IC.Counts[size_t(C)][Pos[size_t(C)]]);
-    return V;
-  }
-  bool next() {
-    for (size_t C = Pos.size(); C-- > 0;) {
-      if (++Pos[C] < IC.Counts[C].size())
-        return true;
-      Pos[C] = 0;
-    }
-    return false;
-  }
+  std::vector<uint64_t> perTask() const { return countsPerTask(IC, Pos); }
+  bool next() { return nextCountChoice(Pos, IC); }
   /// The combination the report's table shows when nothing fails: each
   /// class at two inner iterations (or its one count).
   bool shown() const {

@@ -57,9 +57,9 @@ constexpr int kCluster = GEMM_CLUSTER; // CTAs per cluster, along M
 static_assert(kCluster == 1 || kCluster == 2, "the B tile splits between one or two CTAs");
 
 struct Params {
-  CUtensorMap a; // box 128 rows x 64
-  CUtensorMap b; // box 256 / kCluster rows x 64: this CTA's share of B
-  CUtensorMap c; // box 64 rows x 64 (the epilogue's TMA stores)
+  ts::tma::map<__nv_bfloat16, BM, BK> a;            // 128 rows x 64 of K
+  ts::tma::map<__nv_bfloat16, BN / kCluster, BK> b; // this CTA's share of B
+  ts::tma::map<__nv_bfloat16, 64, 64> c;            // the epilogue's TMA stores
   int k_tiles; // K / 64
   int units_m; // M / 128 / kCluster
   int units_n; // N / 256
@@ -207,11 +207,11 @@ cudaError_t gemm_sm90_libts(const __nv_bfloat16 *A, const __nv_bfloat16 *B, __nv
     return cudaErrorInvalidValue;
   }
   Params p;
-  cudaError_t e = ts::tensor_map::kmajor_bf16_sw128(&p.a, A, M, K, BM);
+  cudaError_t e = ts::tensor_map::kmajor_bf16_sw128(&p.a, A, M, K);
   if (e == cudaSuccess)
-    e = ts::tensor_map::kmajor_bf16_sw128(&p.b, B, N, K, BN / kCluster);
+    e = ts::tensor_map::kmajor_bf16_sw128(&p.b, B, N, K);
   if (e == cudaSuccess) // C as rows of N: 64 x 64 boxes, swizzled like the buffers
-    e = ts::tensor_map::kmajor_bf16_sw128(&p.c, C, M, N, 64);
+    e = ts::tensor_map::kmajor_bf16_sw128(&p.c, C, M, N);
   if (e != cudaSuccess)
     return e;
   p.k_tiles = K / BK;

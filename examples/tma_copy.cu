@@ -16,10 +16,11 @@
 constexpr int kTileRows = 64;  // box rows
 constexpr int kTileCols = 128; // box columns: 512 B, the widest unswizzled box row we use
 constexpr int kCols = 4096;    // matrix width in floats (16 KiB rows)
+using Box = ts::tma::map<float, kTileRows, kTileCols>; // one tile per load
 
 struct Params {
-  CUtensorMap src; // input matrix [rows][kCols], box kTileCols x kTileRows
-  CUtensorMap dst_map; // the output for TMA stores (-DTMA_STORE=1), same box
+  Box src;     // input matrix [rows][kCols]
+  Box dst_map; // the output for TMA stores (-DTMA_STORE=1)
   float *dst;      // output matrix, same shape
   int tiles_x;     // tiles per row of tiles
   int num_tiles;
@@ -113,13 +114,11 @@ __device__ void store(const Params &p, ts::consumer<Tiles> tiles, ts::producer<O
     }                                                                                          \
   } while (0)
 
-// The map of a row-major rows x kCols float matrix, a kTileCols x kTileRows
-// box per load (ts/tensor_map.h: no -lcuda needed).
-static CUtensorMap make_map(float *base, int rows) {
-  CUtensorMap map;
-  CHECK(ts::tensor_map::encode_2d(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, sizeof(float), base,
-                                  rows, kCols, kCols * sizeof(float), kTileRows, kTileCols,
-                                  CU_TENSOR_MAP_SWIZZLE_NONE));
+// The map of a row-major rows x kCols float matrix, one tile per load: the
+// box comes from the type (ts/tensor_map.h: no -lcuda needed).
+static Box make_map(float *base, int rows) {
+  Box map;
+  CHECK(ts::tensor_map::encode(&map, base, rows, kCols));
   return map;
 }
 

@@ -3,11 +3,11 @@
 // driver entry point (cudaGetDriverEntryPointByVersion), as
 // examples/tma_copy.cu does.
 //
-//   CUtensorMap a;
-//   cudaError_t e = ts::tensor_map::kmajor_bf16_sw128(&a, A, M, K, 128);
+//   ts::tma::map<__nv_bfloat16, 128, 64> a;
+//   cudaError_t e = ts::tensor_map::kmajor_bf16_sw128(&a, A, M, K);
 //
-// gives the map a TMA load of a 128 x 64 bf16 box of the row-major M x K
-// matrix A uses (ts::tma::load(dst, &a, {k0, m0}, bar), innermost
+// gives the map a TMA load of a 128 x 64 bf16 box (the map's type) of the
+// row-major M x K matrix A uses (ts::tma::load(dst, &a, {k0, m0}, bar), innermost
 // coordinate first); the box lands in shared memory 128-byte swizzled, the
 // layout ts::wgmma::make_desc_sw128 describes. Pass maps to kernels as
 // __grid_constant__ parameters (or copy them to global/constant memory).
@@ -18,7 +18,12 @@
 
 #include <cuda.h>         // CUtensorMap and its enums (types only)
 #include <cudaTypedefs.h> // PFN_cuTensorMapEncodeTiled
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_fp8.h>
 #include <cuda_runtime.h>
+
+#include "ts/tma_map.h"
 
 namespace ts {
 namespace tensor_map {
@@ -83,6 +88,58 @@ inline cudaError_t kmajor_bf16_sw128(CUtensorMap *map, const void *base, uint64_
   return encode_2d(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, base, rows, k, k * 2, box_rows, 64,
                    CU_TENSOR_MAP_SWIZZLE_128B);
 }
+
+/// The CUtensorMapDataType of an element type (a ts::tma::map's T).
+template <class T> struct data_type;
+#define LIBTS_DATA_TYPE(T, V)                                                                      \
+  template <> struct data_type<T> {                                                                \
+    static constexpr CUtensorMapDataType value = V;                                                \
+  };
+LIBTS_DATA_TYPE(uint8_t, CU_TENSOR_MAP_DATA_TYPE_UINT8)
+LIBTS_DATA_TYPE(int8_t, CU_TENSOR_MAP_DATA_TYPE_UINT8)
+LIBTS_DATA_TYPE(__nv_fp8_e4m3, CU_TENSOR_MAP_DATA_TYPE_UINT8)
+LIBTS_DATA_TYPE(__nv_fp8_e5m2, CU_TENSOR_MAP_DATA_TYPE_UINT8)
+LIBTS_DATA_TYPE(uint16_t, CU_TENSOR_MAP_DATA_TYPE_UINT16)
+LIBTS_DATA_TYPE(__half, CU_TENSOR_MAP_DATA_TYPE_FLOAT16)
+LIBTS_DATA_TYPE(__nv_bfloat16, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16)
+LIBTS_DATA_TYPE(uint32_t, CU_TENSOR_MAP_DATA_TYPE_UINT32)
+LIBTS_DATA_TYPE(int32_t, CU_TENSOR_MAP_DATA_TYPE_INT32)
+LIBTS_DATA_TYPE(float, CU_TENSOR_MAP_DATA_TYPE_FLOAT32)
+LIBTS_DATA_TYPE(uint64_t, CU_TENSOR_MAP_DATA_TYPE_UINT64)
+LIBTS_DATA_TYPE(int64_t, CU_TENSOR_MAP_DATA_TYPE_INT64)
+LIBTS_DATA_TYPE(double, CU_TENSOR_MAP_DATA_TYPE_FLOAT64)
+#undef LIBTS_DATA_TYPE
+
+/// A map whose type carries its box: the box comes from the type, never
+/// from an argument (the verifier checks loads against the same type).
+/// `rows` x `cols` elements of T at `base`, `row_stride` bytes between rows
+/// (0: packed).
+template <class T, uint32_t BoxRows, uint32_t BoxCols>
+inline cudaError_t encode(tma::map<T, BoxRows, BoxCols> *map, const void *base, uint64_t rows,
+                          uint64_t cols, uint64_t row_stride = 0,
+                          CUtensorMapSwizzle swizzle = CU_TENSOR_MAP_SWIZZLE_NONE,
+                          CUtensorMapL2promotion promotion = CU_TENSOR_MAP_L2_PROMOTION_L2_256B) {
+  return encode_2d(static_cast<CUtensorMap *>(map), data_type<T>::value, unsigned(sizeof(T)), base,
+                   rows, cols, row_stride ? row_stride : cols * sizeof(T), BoxRows, BoxCols,
+                   swizzle, promotion);
+}
+
+/// kmajor_bf16_sw128 with the box rows from the map's type.
+template <uint32_t BoxRows>
+inline cudaError_t kmajor_bf16_sw128(tma::map<__nv_bfloat16, BoxRows, 64> *map, const void *base,
+                                     uint64_t rows, uint64_t k) {
+  return encode(map, base, rows, k, k * 2, CU_TENSOR_MAP_SWIZZLE_128B);
+}
+
+/// A typed map's box is its type: encoding one with a box argument would
+/// let the two disagree, so these overloads are refused.
+template <class T, uint32_t... Box>
+cudaError_t encode_2d(tma::map<T, Box...> *, CUtensorMapDataType, unsigned, const void *, uint64_t,
+                      uint64_t, uint64_t, uint32_t, uint32_t, CUtensorMapSwizzle,
+                      CUtensorMapL2promotion = CU_TENSOR_MAP_L2_PROMOTION_L2_256B) = delete;
+template <class T, uint32_t... Box>
+cudaError_t kmajor_bf16_sw128(tma::map<T, Box...> *, const void *, uint64_t, uint64_t,
+                              uint32_t) = delete;
 
 } // namespace tensor_map
 } // namespace ts

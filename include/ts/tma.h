@@ -17,6 +17,7 @@
 
 #include "ts/detail.h"
 #include "ts/pipeline.h"
+#include "ts/tma_map.h"
 
 namespace ts {
 namespace tma {
@@ -40,7 +41,8 @@ template <int N> __device__ __forceinline__ coords<N> narrow(const int64_t (&c)[
 
 /// Loads the box at `c` into a stage: `ts::tma::load(s->a, &map, {k, m},
 /// s.barrier())`. `map` must live in global, constant or __grid_constant__
-/// parameter memory.
+/// parameter memory. With a ts::tma::map the verifier knows the box; with a
+/// plain CUtensorMap it takes the box to be the destination (ts-tma-box).
 template <int N>
 __device__ __forceinline__ void load(void *smem_dst, const CUtensorMap *map, const int64_t (&c)[N],
                                      tma_barrier bar) {

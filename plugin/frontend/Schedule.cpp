@@ -530,7 +530,6 @@ void Walker::statement(const Stmt *S) {
     Rec.AsyncRead = Mma;
     Rec.MayStoreAsync = Stores;
     Rec.AddressOnly = addressOnly(S);
-    std::optional<bool> Known; // every load's bytes, once there is one
     for (const TmaLoads::Load &Ld : Loads.Found) {
       if (Ld.Resource != H.Resource || H.R != Role::Producer)
         continue;
@@ -539,11 +538,8 @@ void Walker::statement(const Stmt *S) {
         Rec.LoadFieldsKnown = false;
       else if (Ld.Always) // a load that may be skipped fills nothing for sure
         Rec.LoadFields.push_back(*Ld.Field);
-      if (Ld.Always) {
-        Known = Known.value_or(true) && Ld.Bytes && !Ld.Multicast;
-        Rec.LoadBytes += Ld.Bytes && !Ld.Multicast ? *Ld.Bytes : 0;
-      }
       Rec.LoadPerWarp |= Ld.PerWarp;
+      Rec.Boxes.push_back(Ld.Box);
       if (Ld.Multicast && !Rec.TmaMulticast) {
         Rec.TmaMulticast = true;
         Rec.McastMask = Ld.Mask;
@@ -554,7 +550,6 @@ void Walker::statement(const Stmt *S) {
         Rec.McastExtent = Ld.ShareExtent;
       }
     }
-    Rec.LoadBytesKnown = Known.value_or(false);
     T.Ops.push_back(std::move(Rec));
   }
 }

@@ -1,6 +1,8 @@
 //===- TmaLoads.cpp - TMA loads into a stage in one statement -------------===//
 #include "frontend/TmaLoads.h"
+#include "frontend/DiagEmitter.h"
 #include "frontend/LoopTrips.h"
+#include "frontend/TmaBox.h"
 #include "frontend/Vocabulary.h"
 
 using namespace clang;
@@ -87,13 +89,12 @@ std::optional<uint64_t> TmaLoads::maskArgument(const CallExpr *C) const {
       return V->getZExtValue();
   return std::nullopt;
 }
-/// A destination that is a whole object of the stage is the box the load
-/// writes: a member array (`s->a`, `s->ab.lo`), its address (`&s->b`) or
-/// the stage (`s.get()`). Offsets and element addresses name a part of
-/// unknown size.
-std::optional<uint64_t> TmaLoads::destinationBytes(const Expr *Dst) const {
+/// A destination that is a whole object of the stage: a member array
+/// (`s->a`, `s->ab.lo`), its address (`&s->b`) or the stage (`s.get()`).
+/// Offsets and element addresses name a part of unknown size (null).
+QualType TmaLoads::destinationType(const Expr *Dst) const {
   if (!payloadMember(Dst))
-    return std::nullopt; // not into the stage
+    return QualType(); // not into the stage
   const Expr *E = stripExpr(Dst)->IgnoreParenImpCasts();
   QualType T;
   if (const auto *U = dyn_cast<UnaryOperator>(E);
@@ -105,8 +106,8 @@ std::optional<uint64_t> TmaLoads::destinationBytes(const Expr *Dst) const {
   else if (isa<CXXMemberCallExpr>(E) && E->getType()->isPointerType())
     T = E->getType()->getPointeeType(); // s.get()
   if (T.isNull() || T->isDependentType() || T->isIncompleteType())
-    return std::nullopt;
-  return uint64_t(Ctx.getTypeSizeInChars(T).getQuantity());
+    return QualType();
+  return T;
 }
 
 /// How often C runs on every path through S: S is C, a block holding a
@@ -185,9 +186,16 @@ bool TmaLoads::VisitCallExpr(CallExpr *C) {
     L.Mask = maskArgument(C);
   L.Loc = C->getExprLoc();
   L.Field = payloadMember(C->getArg(0));
-  L.Bytes = destinationBytes(C->getArg(0));
-  if (L.Bytes && Times)
-    *L.Bytes *= *Times;
+  QualType Dst = destinationType(C->getArg(0));
+  L.Box.Loc = toHandle(C->getArg(1)->getExprLoc());
+  L.Box.Map = exprText(Ctx, C->getArg(1));
+  L.Box.Box = typedBoxBytes(Ctx, C->getArg(1));
+  if (!Dst.isNull()) {
+    L.Box.Dst = uint64_t(Ctx.getTypeSizeInChars(Dst).getQuantity());
+    L.Box.Suggest = mapTypeFor(Ctx, Dst);
+  }
+  L.Box.Times = Times.value_or(0);
+  L.Box.Multicast = L.Multicast;
   L.PerWarp = F->getName() == "load_with_barrier";
   if (L.Multicast && C->getNumArgs() == 4) {
     // (dst, &map, {c0, ...}, barrier)

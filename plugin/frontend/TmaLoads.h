@@ -36,10 +36,8 @@ struct TmaLoads : clang::RecursiveASTVisitor<TmaLoads> {
     /// C2 ...) and the member's extent, in elements of `s->m`'s pointer.
     std::optional<uint64_t> ShareStride, ShareExtent;
     std::optional<std::string>
-        Field; ///< Payload member written ("" the whole stage).
-    /// The bytes it delivers, when its destination is a whole object: the
-    /// box is the destination's shape (`s->a`, `s.get()`, `&s->b`).
-    std::optional<uint64_t> Bytes;
+        Field;      ///< Payload member written ("" the whole stage).
+    TmaLoadBox Box; ///< Its box, destination and count, for the checks.
     /// load_with_barrier: lane 0 of every calling warp issues it.
     bool PerWarp = false;
   };
@@ -65,7 +63,7 @@ struct TmaLoads : clang::RecursiveASTVisitor<TmaLoads> {
 private:
   const clang::VarDecl *barrierStage(const clang::Expr *Bar) const;
   std::optional<uint64_t> maskArgument(const clang::CallExpr *C) const;
-  std::optional<uint64_t> destinationBytes(const clang::Expr *Dst) const;
+  clang::QualType destinationType(const clang::Expr *Dst) const;
   void shareStride(const clang::Expr *Dst, Load &L) const;
   std::optional<uint64_t> timesRun(const clang::Stmt *S,
                                    const clang::CallExpr *C) const;

@@ -61,6 +61,12 @@ const std::vector<CheckInfo> &checkTable() {
        "into "
        "every member of an armed payload",
        "ts-tma-bytes"},
+      // The bytes are still checked, against the destination taken as the
+      // box; only the host's encode can break that, so a warning.
+      {Check::TmaBox, "ts-tma-box", false,
+       "a TMA load into a stage through a plain CUtensorMap, whose box the "
+       "host sets: declare it a ts::tma::map to have the box checked",
+       "ts-tma-box"},
       {Check::Race, "ts-race", true,
        "aliased resources (ts::alias) take turns: every use of a phase happens "
        "before the next phase's first use",

@@ -39,6 +39,7 @@ enum class Check {
   UnusedToken,   ///< ts-unused-token: a try_ no blocking op uses (warning).
   TmaStore,      ///< ts-tma-store: a TMA store's source unfenced or rewritten.
   RepeatedStore, ///< ts-repeated-store: every warp stores the tile (warning).
+  TmaBox,        ///< ts-tma-box: a load whose box the host sets (warning).
 };
 
 /// One row per check: the one place that names, ranks and documents it.

@@ -155,6 +155,18 @@ const char *guardName(Guard G);
 
 enum class Role { Producer, Consumer };
 
+/// One TMA load into a stage: the box its descriptor moves (a
+/// ts::tma::map's type) or none (a plain CUtensorMap, whose box the host
+/// sets), and the destination object it writes, when whole.
+struct TmaLoadBox {
+  SourceHandle Loc = 0;
+  std::string Map;                  ///< The descriptor as written (`&p.a`).
+  std::optional<uint64_t> Box, Dst; ///< Bytes of one box, of the object.
+  std::string Suggest; ///< The ts::tma::map type the destination's shape gives.
+  uint64_t Times = 0;  ///< How often it runs on every path (0: may be skipped).
+  bool Multicast = false; ///< load_multicast: a box from every CTA arrives.
+};
+
 struct Op {
   OpKind Kind = OpKind::Work;
   unsigned Resource =
@@ -174,12 +186,11 @@ struct Op {
   /// member. LoadFieldsKnown: every load's destination was resolved.
   std::vector<std::string> LoadFields;
   bool LoadFieldsKnown = true;
-  /// The bytes its loads on every path deliver, when each load's box is a
-  /// whole object of the stage (LoadBytesKnown; multicast loads are not);
-  /// LoadPerWarp: one is a load_with_barrier, which every warp issues.
-  uint64_t LoadBytes = 0;
-  bool LoadBytesKnown = false;
+  /// LoadPerWarp: one of its loads is a load_with_barrier, which every warp
+  /// issues.
   bool LoadPerWarp = false;
+  /// Each of its loads into the stage: what it delivers (verify/TmaBytes.cpp).
+  std::vector<TmaLoadBox> Boxes;
   /// The task's stage variable this op binds (acquire/wait), hands back
   /// (commit/release) or touches (work); NoStage when none.
   int Stage = NoStage;

@@ -10,6 +10,9 @@
 #include "plan/NestedViews.h"
 #include "verify/Verify.h"
 
+#include <map>
+#include <memory>
+
 namespace ts {
 
 /// Tasks exchanging stages both nest a k-loop, with one trip count, or
@@ -21,9 +24,13 @@ void checkNesting(const Program &P, const Kernel &K, const KernelPlan &Plan,
 /// their inner counts: a deadlock is a ts-credit error, a search that
 /// cannot finish a ts-bound warning. Returns what the report's protocol
 /// line adds ("" when no bound reads the tile, or on an error).
+/// The views verifyNested checked, by per-task inner counts: the search
+/// runs the same programs.
+using NestedViews =
+    std::map<std::vector<uint64_t>, std::shared_ptr<const Program>>;
 std::string checkPerTileCounts(const Program &P, const Kernel &K,
                                const KernelPlan &Plan, const InnerCounts &IC,
-                               DiagList &Out);
+                               const NestedViews &Views, DiagList &Out);
 
 } // namespace ts
 

@@ -78,7 +78,7 @@ const std::vector<CheckRow> &checkRegistry() {
        false,
        run<checkStages>},
       {"TmaBytes",
-       {C::TmaBytes},
+       {C::TmaBytes, C::TmaBox},
        Scope::Kernel,
        false,
        false,

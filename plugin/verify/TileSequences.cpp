@@ -70,7 +70,7 @@ struct State {
 class Machine {
 public:
   Machine(const Program &P, const Kernel &K, const KernelPlan &Plan,
-          const std::vector<std::vector<uint64_t>> &Variants);
+          const std::vector<const Program *> &Views);
   const std::string &unsupported() const { return Why; }
   State initial() const;
   /// Runs the slowest task that can move, until none can.
@@ -107,11 +107,11 @@ private:
 };
 
 Machine::Machine(const Program &P, const Kernel &K, const KernelPlan &Plan,
-                 const std::vector<std::vector<uint64_t>> &Variants)
+                 const std::vector<const Program *> &Views)
     : P(P), NR(unsigned(P.Resources.size())), Code(K.Tasks.size()),
       Producers(NR), Consumers(NR) {
-  for (size_t V = 0; V < Variants.size(); ++V)
-    compile(innerUnrolled(P, K, Variants[V]), K, V);
+  for (size_t V = 0; V < Views.size(); ++V)
+    compile(*Views[V], K, V);
   auto Local = [&](unsigned TI) {
     return unsigned(std::find(K.Tasks.begin(), K.Tasks.end(), TI) -
                     K.Tasks.begin());
@@ -138,7 +138,7 @@ Machine::Machine(const Program &P, const Kernel &K, const KernelPlan &Plan,
   }
   if (First)
     OuterTrips = First->Dom.constantTrips();
-  for (size_t V = 0; V < Variants.size(); ++V)
+  for (size_t V = 0; V < Views.size(); ++V)
     EmptyMiddle.push_back(std::all_of(Code.begin(), Code.end(), [&](auto &C) {
       return C.Tile[V][guardCase(false, false)].empty();
     }));
@@ -398,12 +398,12 @@ std::vector<TileSequenceResult::Blocked> Machine::stuck(const State &S) const {
 
 } // namespace
 
-TileSequenceResult
-checkTileSequences(const Program &P, const Kernel &K, const KernelPlan &Plan,
-                   const std::vector<std::vector<uint64_t>> &Variants,
-                   unsigned MaxStates) {
+TileSequenceResult checkTileSequences(const Program &P, const Kernel &K,
+                                      const KernelPlan &Plan,
+                                      const std::vector<const Program *> &Views,
+                                      unsigned MaxStates) {
   TileSequenceResult R;
-  Machine M(P, K, Plan, Variants);
+  Machine M(P, K, Plan, Views);
   if (!M.unsupported().empty()) {
     R.Why = M.unsupported();
     return R;

@@ -39,16 +39,16 @@ struct TileSequenceResult {
   unsigned States = 0;        ///< Distinct states the search visited.
 };
 
-/// Runs K with each tile's k-loops written out as one of Variants (per
-/// kernel task, the counts innerUnrolled takes), for every sequence of
-/// variants and every tile count. One run decides each sequence (the tasks
-/// are a Kahn network); the search runs the slowest task first, picks the
-/// next tile's variant only when no task can move without it, and stops
-/// where a state repeats. Unknown past MaxStates states.
-TileSequenceResult
-checkTileSequences(const Program &P, const Kernel &K, const KernelPlan &Plan,
-                   const std::vector<std::vector<uint64_t>> &Variants,
-                   unsigned MaxStates = 100000);
+/// Runs K with each tile's k-loops written out as one of Views (each
+/// innerUnrolled at one count per kernel task, as verifyNested checked it),
+/// for every sequence of views and every tile count. One run decides each
+/// sequence (the tasks are a Kahn network); the search runs the slowest task
+/// first, picks the next tile's variant only when no task can move without it,
+/// and stops where a state repeats. Unknown past MaxStates states.
+TileSequenceResult checkTileSequences(const Program &P, const Kernel &K,
+                                      const KernelPlan &Plan,
+                                      const std::vector<const Program *> &Views,
+                                      unsigned MaxStates = 100000);
 
 } // namespace detail
 } // namespace ts

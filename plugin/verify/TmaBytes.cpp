@@ -31,9 +31,31 @@ struct Window {
   const Op *PerWarp = nullptr; ///< The first load_with_barrier.
 };
 
+/// The bytes O's loads deliver into one CTA's stage on every path: each
+/// load its box (a ts::tma::map's type, else its destination taken as the
+/// box); a multicast one from every CTA of the cluster, whose ranks
+/// verify/Cluster.cpp holds to its shares. Known: every box is, and some
+/// load runs on every path.
+uint64_t deliveredBy(const Op &O, unsigned Ctas, bool &Known) {
+  uint64_t Sum = 0;
+  bool Some = false;
+  for (const TmaLoadBox &B : O.Boxes) {
+    if (!B.Times)
+      continue; // may be skipped: delivers nothing for sure
+    Some = true;
+    std::optional<uint64_t> One = B.Box         ? B.Box
+                                  : B.Multicast ? std::nullopt
+                                                : B.Dst;
+    Known &= One.has_value();
+    Sum += One.value_or(0) * B.Times * (B.Multicast ? Ctas : 1);
+  }
+  Known &= Some;
+  return Sum;
+}
+
 /// Brackets are checked elsewhere: here, each acquire up to the next commit
 /// of R, section by section.
-std::vector<Window> windows(const Task &T, unsigned R) {
+std::vector<Window> windows(const Task &T, unsigned R, unsigned Ctas) {
   std::vector<Window> Out;
   Window Open;
   for (Section S :
@@ -48,8 +70,9 @@ std::vector<Window> windows(const Task &T, unsigned R) {
         Open.Loaded |= O.TmaLoad && O.G == Open.Acquire->G;
         if (O.TmaLoad || O.TmaLoadMaybeSkipped) {
           bool Same = O.TmaLoad && O.G == Open.Acquire->G;
-          Open.Bytes += Same ? O.LoadBytes : 0;
-          Open.BytesKnown &= Same && O.LoadBytesKnown;
+          bool Known = Same;
+          Open.Bytes += Same ? deliveredBy(O, Ctas, Known) : 0;
+          Open.BytesKnown &= Known;
           Open.Load = Open.Load ? Open.Load : &O;
           if (O.LoadPerWarp && !Open.PerWarp)
             Open.PerWarp = &O;
@@ -103,7 +126,7 @@ bool checkMembers(const Program &P, const Kernel &K, unsigned R,
   std::set<std::string> Written;
   std::optional<Window> First; // where to report
   for (unsigned TI : K.Tasks) {
-    std::vector<Window> Ws = windows(P.Tasks[TI], R);
+    std::vector<Window> Ws = windows(P.Tasks[TI], R, K.clusterCtas());
     std::optional<std::set<std::string>> Every; // members every window writes
     for (const Window &W : Ws) {
       if (!W.FieldsKnown || W.Whole || !W.Loaded)
@@ -178,7 +201,7 @@ void checkDelivered(const Program &P, const Kernel &K, unsigned R,
   std::vector<std::pair<const Task *, std::vector<Window>>> Parts;
   for (unsigned TI : K.Tasks) {
     const Task &T = P.Tasks[TI];
-    std::vector<Window> Ws = windows(T, R);
+    std::vector<Window> Ws = windows(T, R, K.clusterCtas());
     if (Ws.empty())
       continue;
     for (const Window &W : Ws)
@@ -203,8 +226,9 @@ void checkDelivered(const Program &P, const Kernel &K, unsigned R,
                             : " transaction bytes here (the payload); ") +
                deliveredWords(Known ? Delivered : W.Bytes, Armed));
       note(D, Res.Loc,
-           "a load's box is its destination (a member of the stage, or the "
-           "stage): declare ts::tx_bytes(N) with the bytes the loads deliver");
+           "a load delivers its ts::tma::map's box (a plain CUtensorMap's is "
+           "taken to be its destination): declare ts::tx_bytes(N) with the "
+           "bytes the loads deliver");
       return;
     }
 }
@@ -227,11 +251,52 @@ void checkNotTma(const Task &T, const Resource &Res, unsigned R,
     }
 }
 
+/// A ts::tma::map's box is its type: one larger than the object it lands
+/// in writes past it. A plain CUtensorMap's box is set on the host: the
+/// bytes above take it to be the destination, which nothing here checks.
+void checkBoxes(const Task &T, unsigned R, std::set<std::string> &Warned,
+                DiagList &Out) {
+  for (const Op &O : T.Ops) {
+    if (O.Resource != R)
+      continue;
+    for (const TmaLoadBox &B : O.Boxes) {
+      std::string Shape =
+          B.Suggest.empty() ? "ts::tma::map<T, rows, cols>" : B.Suggest;
+      if (B.Box && B.Dst && *B.Box > *B.Dst) {
+        Diag &D = report(
+            Out, Check::TmaBytes, B.Loc,
+            "the box of " + quote(B.Map) + " is " + std::to_string(*B.Box) +
+                " bytes, larger than the " + std::to_string(*B.Dst) +
+                " bytes of the destination: the load writes "
+                "past it");
+        note(D, B.Loc,
+             "a ts::tma::map's box is its type: declare the map as " + Shape +
+                 " or load into an object of the box's size");
+      } else if (!B.Box && Warned.insert(B.Map).second) {
+        Diag &D = report(
+            Out, Check::TmaBox, B.Loc,
+            "TMA load through " + quote(B.Map) +
+                ", a plain CUtensorMap: its box is set on the host, so " +
+                (B.Dst ? "libts takes it to be the " + std::to_string(*B.Dst) +
+                             " bytes of the destination"
+                       : std::string("libts cannot count the bytes it "
+                                     "delivers")));
+        note(D, B.Loc,
+             "declare the descriptor as " + Shape +
+                 " and encode it with ts::tensor_map::encode, which takes "
+                 "the box from the type; the bytes are then checked against "
+                 "the box");
+      }
+    }
+  }
+}
+
 } // namespace
 
 void checkTmaBytes(const Program &P, const Kernel &K, const KernelPlan &Plan,
                    DiagList &Out) {
   std::set<unsigned> Produced;
+  std::set<std::string> Warned; // one ts-tma-box warning per descriptor
   for (unsigned TI : K.Tasks) {
     const Task &T = P.Tasks[TI];
     for (unsigned R : T.Produces) {
@@ -240,7 +305,8 @@ void checkTmaBytes(const Program &P, const Kernel &K, const KernelPlan &Plan,
         continue;
       }
       Produced.insert(R);
-      for (const Window &W : windows(T, R)) {
+      checkBoxes(T, R, Warned, Out);
+      for (const Window &W : windows(T, R, K.clusterCtas())) {
         if (!W.Loaded)
           reportUnloaded(P.Resources[R], Plan.pipeline(R)->TxBytes, W, Out);
         checkPerWarp(T, P.Resources[R], W, Out);

@@ -123,10 +123,12 @@ VerifyResult verifyNested(const Program &P, const Kernel &K,
   InnerCounts IC = innerCounts(P, K);
   CountCombos Combos(IC);
   std::set<std::string> Seen;
+  NestedViews Views;
   bool Shown = false;
   do {
     std::vector<uint64_t> PerTask = Combos.perTask();
     VerifyResult VR = verifyInnerCount(P, K, Plan, PerTask);
+    Views[PerTask] = VR.View;
     bool Fails = hasError(VR.Diags);
     for (Diag &D : VR.Diags) {
       if (!Seen.insert(std::to_string(int(D.Group)) + "@" +
@@ -152,7 +154,7 @@ VerifyResult verifyNested(const Program &P, const Kernel &K,
       return R;
   } while (Combos.next());
   size_t Before = R.Diags.size();
-  std::string PerTile = checkPerTileCounts(P, K, Plan, IC, R.Diags);
+  std::string PerTile = checkPerTileCounts(P, K, Plan, IC, Views, R.Diags);
   if (hasError(DiagList(R.Diags.begin() + Before, R.Diags.end())))
     return R;
   R.Coverage =

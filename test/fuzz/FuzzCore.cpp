@@ -455,8 +455,7 @@ std::string checkSequences(const Case &C, const Builder &B,
   if (!Sequence)
     return "";
   ++St.SequenceRefusals;
-  detail::TileSequenceResult R =
-      detail::checkTileSequences(B.P, K, Plan, Variants);
+  detail::TileSequenceResult R = searchSequences(B.P, K, Plan, Variants);
   std::vector<unsigned> Seq = R.Tiles;
   if (!R.Ended)
     Seq.push_back(0); // any tile after: the deadlock needs none

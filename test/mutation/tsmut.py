@@ -2847,7 +2847,10 @@ def _holds_tensor_map(text: str, type_name: str) -> bool:
     if not m:
         return False
     body = text[m.end():_match(text, m.end() - 1)]
-    return "CUtensorMap" in body
+    # A ts::tma::map is a CUtensorMap; so is a field of an alias of one.
+    aliases = [a.group(1) for a in re.finditer(r"using\s+(\w+)\s*=\s*(?:ts\s*::\s*)?tma\s*::\s*map\s*<", text)]
+    return "CUtensorMap" in body or _TYPED_MAP.search(body) is not None or \
+        any(re.search(r"\b%s\s+\w+\s*;" % re.escape(a), body) for a in aliases)
 
 
 def op_drop_grid_constant(ctx: Ctx):
@@ -2913,6 +2916,43 @@ def op_arm_tx_bytes(ctx: Ctx):
                   "its loads deliver whole members of the stage, far more than the 16 bytes "
                   "armed: the full phase completes before the data lands, and the surplus "
                   "counts against a later phase", [(at, at, ", ts::tx_bytes(16)")])
+
+
+_TYPED_MAP = re.compile(r"(?<![\w:])(?:(?:::)?ts\s*::\s*)?tma\s*::\s*map\s*<\s*([^,<>]+?)\s*,\s*([^,<>]+?)\s*[,>]")
+
+
+def _names_of_map(t: str, m) -> List[str]:
+    """What a `ts::tma::map<...>` at m declares: the alias of `using X = ...`
+    with the fields of type X, or the fields it types directly."""
+    close = t.index(">", m.start())  # extents hold no nested template
+    after = t[close + 1:close + 200]
+    alias = re.search(r"using\s+(\w+)\s*=\s*$", t[max(0, m.start() - 80):m.start()])
+    if alias:
+        return re.findall(r"\b%s\s+(\w+)\s*;" % re.escape(alias.group(1)), t)
+    field = re.match(r"\s*(\w+)\s*;", after)
+    return [field.group(1)] if field else []
+
+
+def op_shrink_box(ctx: Ctx):
+    """Halve the first extent of a ts::tma::map whose descriptor a plain load
+    uses into a tma_async stage armed with its payload (BUG: the box delivers
+    fewer bytes than the acquire arms, so the consumers wait forever)."""
+    loaded = {}
+    for task in ctx.s.tasks.values():
+        for st, args, res in _plain_loads(ctx, task):
+            loaded.setdefault(ctx.t[args[1][0]:args[1][1]], set()).add(res)
+    armed = {m.group(2): "tx_bytes" in m.group(1) for m in _RES_ATTR.finditer(ctx.t)}
+    for m in _TYPED_MAP.finditer(ctx.t):
+        names = _names_of_map(ctx.t, m)
+        hit = sorted({r for arg, rs in loaded.items() for r in rs
+                      if any(re.search(r"\b%s\s*$" % re.escape(n), arg) for n in names)})
+        if not hit or any(ctx.kind(r) != "tma_async" or armed.get(r, True) for r in hit):
+            continue
+        a, b = m.start(2), m.end(2)
+        yield _mk(ctx, "shrink_box", BUG, a,
+                  "`%s` -> `(%s) / 2` in `ts::tma::map` of %s" % (ctx.t[a:b], ctx.t[a:b], ", ".join(names)),
+                  "the box delivers half the bytes the acquire arms: the consumers of '%s' wait "
+                  "forever" % hit[0], [(a, b, "(%s) / 2" % ctx.t[a:b])])
 
 
 def op_load_per_warp(ctx: Ctx):
@@ -3193,6 +3233,7 @@ OPERATORS = [
     ("drop_grid_constant", op_drop_grid_constant),
     ("arm_tx_bytes", op_arm_tx_bytes),
     ("load_per_warp", op_load_per_warp),
+    ("shrink_box", op_shrink_box),
     ("drop_store_fence", op_drop_store_fence),
     ("drop_store_wait", op_drop_store_wait),
     ("raise_store_wait", op_raise_store_wait),

@@ -16,6 +16,7 @@
 #include "plan/NestedViews.h"
 #include "verify/Nested.h"
 #include "verify/Simulation.h"
+#include "verify/TileSequences.h"
 #include "verify/Verify.h"
 
 #include <map>
@@ -277,6 +278,30 @@ viewsOf(const Program &P, const Kernel &K,
   std::vector<Program> Views;
   for (const std::vector<uint64_t> &V : Variants)
     Views.push_back(innerUnrolled(P, K, V));
+  return Views;
+}
+
+/// The search over sequences of Variants, on their views.
+inline detail::TileSequenceResult
+searchSequences(const Program &P, const Kernel &K, const KernelPlan &Plan,
+                const std::vector<std::vector<uint64_t>> &Variants,
+                unsigned MaxStates = 100000) {
+  std::vector<Program> Views = viewsOf(P, K, Variants);
+  std::vector<const Program *> Ptrs;
+  for (const Program &V : Views)
+    Ptrs.push_back(&V);
+  return detail::checkTileSequences(P, K, Plan, Ptrs, MaxStates);
+}
+
+/// Every view checkPerTileCounts may ask for: each choice of IC's counts.
+inline NestedViews viewMap(const Program &P, const Kernel &K,
+                           const InnerCounts &IC) {
+  NestedViews Views;
+  std::vector<size_t> Pos(IC.Counts.size(), 0);
+  do {
+    std::vector<uint64_t> PerTask = countsPerTask(IC, Pos);
+    Views[PerTask] = std::make_shared<Program>(innerUnrolled(P, K, PerTask));
+  } while (nextCountChoice(Pos, IC));
   return Views;
 }
 

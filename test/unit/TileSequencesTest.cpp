@@ -140,7 +140,7 @@ Sweep sweep(uint64_t From, unsigned Cases, bool Defer) {
     InnerCounts IC = innerCounts(B.P, K);
     for (uint64_t N : IC.Counts[0])
       Searched.push_back(std::vector<uint64_t>(K.Tasks.size(), N));
-    TileSequenceResult R = checkTileSequences(B.P, K, Plan, Searched);
+    TileSequenceResult R = searchSequences(B.P, K, Plan, Searched);
     bool Constant = false; // Some count, the same in every tile, fails.
     for (unsigned V = 0; V < Variants.size() && Found && !Constant; ++V)
       for (unsigned N = 0; N <= 4 && !Constant; ++N)
@@ -214,8 +214,8 @@ TEST(TileSequences, ReportsTheSequenceAndTheBlockedTasks) {
   Drift D;
   Kernel K = D.B.kernel();
   DiagList Out;
-  std::string Coverage =
-      checkPerTileCounts(D.B.P, K, planFor(D.B.P, K), D.IC, Out);
+  std::string Coverage = checkPerTileCounts(D.B.P, K, planFor(D.B.P, K), D.IC,
+                                            viewMap(D.B.P, K, D.IC), Out);
   EXPECT_EQ(Coverage, "");
   ASSERT_EQ(Out.size(), 1u) << dump(Out);
   EXPECT_EQ(Out[0].Group, Check::Credit);
@@ -233,8 +233,9 @@ TEST(TileSequences, GivesUpPastItsStateLimit) {
   Drift D;
   D.IC.Counts = {{1}, {1}};
   Kernel K = D.B.kernel();
-  TileSequenceResult R = checkTileSequences(D.B.P, K, planFor(D.B.P, K),
-                                            {{1, 1}, {2, 2}}, /*MaxStates=*/1);
+  TileSequenceResult R =
+      searchSequences(D.B.P, K, planFor(D.B.P, K), {{1, 1}, {2, 2}},
+                      /*MaxStates=*/1);
   EXPECT_EQ(R.V, TileSequenceResult::Verdict::Unknown);
   EXPECT_EQ(R.Why, "the search passed 1 states");
 }

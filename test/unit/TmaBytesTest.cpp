@@ -10,10 +10,14 @@ using namespace ts::test;
 
 namespace {
 
-DiagList tmaBytes(Builder &B) {
-  DiagList D;
+/// The findings of the check; ts-tma-box warnings only when asked for.
+DiagList tmaBytes(Builder &B, bool Boxes = false) {
+  DiagList D, Out;
   checkTmaBytes(B.P, B.kernel(), planFor(B.P, B.kernel()), D);
-  return D;
+  for (Diag &X : D)
+    if (Boxes || X.Group != Check::TmaBox)
+      Out.push_back(std::move(X));
+  return Out;
 }
 
 TEST(TmaBytes, LoadBetweenAcquireAndCommitPasses) {
@@ -170,8 +174,14 @@ DiagList delivered(uint64_t Bytes, bool Known, std::optional<uint64_t> Tx,
   B.P.Resources[T].TxBytes = Tx;
   B.task("load", 0, Warps).produces(T).loop(std::nullopt).body().fill(T);
   Op &Work = B.P.Tasks[0].Ops[1];
-  Work.LoadBytes = Bytes;
-  Work.LoadBytesKnown = Known;
+  TmaLoadBox Box;
+  Box.Times = 1;
+  Box.Box = Bytes; // a ts::tma::map's box, or a plain map's destination
+  Work.Boxes = {Box};
+  if (!Known) { // with a second load of unknown size
+    Box.Box.reset();
+    Work.Boxes.push_back(Box);
+  }
   Work.LoadPerWarp = PerWarp;
   return tmaBytes(B);
 }
@@ -190,6 +200,63 @@ TEST(TmaBytes, DeliveredBytesMatchTheArmedOnes) {
   ASSERT_EQ(Many.size(), 1u) << dump(Many);
   EXPECT_EQ(Many[0].Message, "TMA loads into 'Tiles' deliver at least 8192 "
                              "bytes per stage, but its acquire arms 4096");
+}
+
+/// A stage of 4096 bytes filled by one multicast load of a 2048-byte
+/// ts::tma::map box (none: a plain map into a share), in a cluster of Ctas.
+DiagList multicast(unsigned Ctas, std::optional<uint64_t> Box) {
+  Builder B;
+  unsigned T = B.tma("Tiles", 4, 4096);
+  B.task("load", 0, 1).produces(T).loop(std::nullopt).body().fill(T);
+  B.kernel().Cluster[0] = Ctas;
+  TmaLoadBox L;
+  L.Times = 1;
+  L.Box = Box;
+  L.Multicast = true;
+  B.P.Tasks[0].Ops[1].Boxes = {L};
+  return tmaBytes(B);
+}
+
+TEST(TmaBytes, MulticastDeliversABoxFromEveryCta) {
+  EXPECT_TRUE(multicast(2, 2048).empty()) << dump(multicast(2, 2048));
+  DiagList One = multicast(1, 2048);
+  ASSERT_EQ(One.size(), 1u) << dump(One);
+  EXPECT_EQ(One[0].Message, "TMA loads into 'Tiles' deliver 2048 bytes per "
+                            "stage, but its acquire arms 4096");
+  DiagList Four = multicast(4, 2048);
+  ASSERT_EQ(Four.size(), 1u) << dump(Four);
+  EXPECT_EQ(Four[0].Message, "TMA loads into 'Tiles' deliver 8192 bytes per "
+                             "stage, but its acquire arms 4096");
+  // A plain map's share has no known size: nothing to compare.
+  EXPECT_TRUE(multicast(1, std::nullopt).empty());
+}
+
+TEST(TmaBytes, APlainMapIsNamedOnce) {
+  Builder B;
+  unsigned T = B.tma("Tiles", 4, 4096);
+  B.task("load", 0, 1).produces(T).loop(std::nullopt).body().fill(T).fill(T);
+  TmaLoadBox L;
+  L.Times = 1;
+  L.Map = "&p.src";
+  L.Dst = 4096;
+  L.Suggest = "ts::tma::map<float, 32, 32>";
+  B.P.Tasks[0].Ops[1].Boxes = B.P.Tasks[0].Ops[4].Boxes = {L};
+  DiagList D = tmaBytes(B, /*Boxes=*/true);
+  ASSERT_EQ(D.size(), 1u) << dump(D);
+  EXPECT_EQ(D[0].Group, Check::TmaBox);
+  EXPECT_EQ(D[0].Message, "TMA load through '&p.src', a plain CUtensorMap: its "
+                          "box is set on the host, so libts takes it to be "
+                          "the 4096 bytes of the destination");
+  EXPECT_NE(D[0].Notes[0].Message.find("ts::tma::map<float, 32, 32>"),
+            std::string::npos);
+  // A ts::tma::map larger than the object it lands in writes past it.
+  L.Box = 8192;
+  B.P.Tasks[0].Ops[1].Boxes = B.P.Tasks[0].Ops[4].Boxes = {L};
+  D = tmaBytes(B, true);
+  ASSERT_GE(D.size(), 1u) << dump(D);
+  EXPECT_EQ(D[0].Message, "the box of '&p.src' is 8192 bytes, larger than the "
+                          "4096 bytes of the destination: the load writes past "
+                          "it");
 }
 
 TEST(TmaBytes, RawBarrierLoadFromSeveralWarps) {

@@ -125,14 +125,14 @@ __device__ void use_ab_only(const Pair2 &p, ts::consumer<AB> ab) {
 
 // The bytes the loads deliver (each box is its destination: a member or the
 // stage) must be the bytes the acquire arms.
-struct [[ts::resource(ts::tma_async, ts::stages(2), ts::tx_bytes(2048))]] Short { // expected-note {{a load's box is its destination (a member of the stage, or the stage): declare ts::tx_bytes(N) with the bytes the loads deliver}}
+struct [[ts::resource(ts::tma_async, ts::stages(2), ts::tx_bytes(2048))]] Short { // expected-note {{a load delivers its ts::tma::map's box (a plain CUtensorMap's is taken to be its destination): declare ts::tx_bytes(N) with the bytes the loads deliver}}
   float v[32][32];
 };
-struct [[ts::resource(ts::tma_async, ts::stages(2), ts::tx_bytes(8192))]] Long { // expected-note {{a load's box is its destination}}
+struct [[ts::resource(ts::tma_async, ts::stages(2), ts::tx_bytes(8192))]] Long { // expected-note {{a load delivers its ts::tma::map's box}}
   float v[32][32];
   float w[32][48];
 };
-struct [[ts::resource(ts::tma_async, ts::stages(2))]] Halves { // expected-note {{a load's box is its destination}}
+struct [[ts::resource(ts::tma_async, ts::stages(2))]] Halves { // expected-note {{a load delivers its ts::tma::map's box}}
   float a[16][32];
   float b[16][32];
 };

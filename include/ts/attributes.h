@@ -12,11 +12,13 @@ enum class pipeline_kind : int {
   async_async = 1, ///< threads produce, threads consume
   tma_async = 2,   ///< TMA produces (transaction bytes), threads consume
   task_owned = 3,  ///< shared memory private to one task (ts::owned<R>)
+  turns = 4,       ///< a turn passed round a ring of tasks (ts::turn<R, Pos>)
 };
 inline constexpr pipeline_kind gmem = pipeline_kind::gmem;
 inline constexpr pipeline_kind async_async = pipeline_kind::async_async;
 inline constexpr pipeline_kind tma_async = pipeline_kind::tma_async;
 inline constexpr pipeline_kind task_owned = pipeline_kind::task_owned;
+inline constexpr pipeline_kind turns = pipeline_kind::turns;
 
 struct stages_t { int count; };
 /// Number of shared-memory stages of a pipelined resource.

@@ -28,6 +28,7 @@
 #include "ts/domain.h"
 #include "ts/pipeline.h"
 #include "ts/owned.h"
+#include "ts/turn.h"
 #include "ts/warpgroup.h"
 #include "ts/pdl.h"
 #include "ts/tma.h"

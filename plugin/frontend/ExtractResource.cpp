@@ -43,7 +43,8 @@ void Extractor::resource(const SeenAttr &A) {
     return;
   if (!Seen.Kind)
     error(A.Range.getBegin(), "[[ts::resource]] needs a kind",
-          "add ts::gmem, ts::async_async, ts::tma_async or ts::task_owned");
+          "add ts::gmem, ts::async_async, ts::tma_async, ts::task_owned or "
+          "ts::turns");
   if (RD->isInvalidDecl())
     return;
   if (RD->isDependentContext()) {
@@ -72,9 +73,10 @@ void Extractor::resourceOption(const Expr *E, Resource &R, ResourceSeen &Seen) {
       return;
     Seen.Kind = true;
     int64_t K = V->getInt().getExtValue();
-    if (K < 0 || K > 3) {
+    if (K < 0 || K > 4) {
       error(L, std::to_string(K) + " is not a ts::pipeline_kind",
-            "use ts::gmem, ts::async_async, ts::tma_async or ts::task_owned");
+            "use ts::gmem, ts::async_async, ts::tma_async, ts::task_owned or "
+            "ts::turns");
       Seen.KindBad = true;
       return;
     }
@@ -82,7 +84,7 @@ void Extractor::resourceOption(const Expr *E, Resource &R, ResourceSeen &Seen) {
       return;
     static const PipelineKind Kinds[] = {
         PipelineKind::Gmem, PipelineKind::AsyncAsync, PipelineKind::TmaAsync,
-        PipelineKind::TaskOwned};
+        PipelineKind::TaskOwned, PipelineKind::Turns};
     R.Kind = Kinds[K];
   } else if (intOption(resourceIntOptions(), E, L, R, Seen.Given)) {
     Seen.Tx = R.TxBytes.has_value();
@@ -97,7 +99,8 @@ void Extractor::resourceOption(const Expr *E, Resource &R, ResourceSeen &Seen) {
   } else {
     error(
         L, "unexpected argument to [[ts::resource]]",
-        "expected ts::gmem, ts::async_async, ts::tma_async or ts::task_owned, "
+        "expected ts::gmem, ts::async_async, ts::tma_async, ts::task_owned or "
+        "ts::turns, "
         "ts::stages(N), ts::tx_bytes(B), ts::align(B), ts::swizzled or "
         "ts::multicast");
   }
@@ -183,6 +186,10 @@ void Extractor::resourceConsistency(const SeenAttr &A, const CXXRecordDecl *RD,
           isPipelined(R.Kind)
               ? "give the struct the members one stage holds"
               : "give the struct the members the task keeps in shared memory");
+  if (R.Kind == PipelineKind::Turns && R.PayloadBytes)
+    error(RD->getLocation(), "ts::turns resource '" + R.Name + "' holds data",
+          "leave the struct empty: it only names the turn its tasks pass "
+          "round");
   if (R.Kind == PipelineKind::TmaAsync) {
     if (Seen.Tx && *R.TxBytes > R.PayloadBytes)
       error(A.Range.getBegin(),

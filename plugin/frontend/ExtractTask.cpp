@@ -57,6 +57,47 @@ bool Extractor::ownedParam(const ParmVarDecl *P, Task &T, TaskParam &TP) {
   return true;
 }
 
+/// `ts::turn<R, Pos> name`: a place in the ring of a ts::turns resource.
+bool Extractor::turnParam(const ParmVarDecl *P, Task &T, TaskParam &TP,
+                          std::map<const ParmVarDecl *, HandleParam> &Handles) {
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      tsRecord(P->getType(), "turn"));
+  auto Res = resourceOf(tsTemplateArg(P->getType(), "turn"), P->getLocation());
+  if (!Spec || !Res)
+    return false;
+  const Resource &R = X.P.Resources[*Res];
+  if (R.Kind != PipelineKind::Turns) {
+    error(P->getLocation(),
+          "ts::turn<" + R.Name + ", ...>: '" + R.Name +
+              "' is a ts::" + pipelineKindName(R.Kind) + " resource",
+          "declare it [[ts::resource(ts::turns)]], an empty struct that names "
+          "the turn",
+          fromHandle(R.Loc));
+    return false;
+  }
+  const TemplateArgument &Pos = Spec->getTemplateArgs()[1];
+  if (Pos.getKind() != TemplateArgument::Integral) {
+    error(P->getLocation(), "the position of ts::turn is not a constant",
+          "write ts::turn<" + R.Name + ", 0> for the task that goes first");
+    return false;
+  }
+  if (std::any_of(T.Params.begin(), T.Params.end(), [&](const TaskParam &X) {
+        return X.K == TaskParam::Kind::Turn && X.Resource == *Res;
+      })) {
+    error(P->getLocation(),
+          "task '" + T.Name + "' takes two places in the ring of '" + R.Name +
+              "'",
+          "one ts::turn parameter per turns resource");
+    return false;
+  }
+  TP.K = TaskParam::Kind::Turn;
+  TP.Resource = *Res;
+  TP.R = Role::Turn;
+  TP.Position = unsigned(Pos.getAsIntegral().getZExtValue());
+  Handles[P] = {Role::Turn, *Res};
+  return true;
+}
+
 void Extractor::taskOption(const Expr *E, Task &T, bool &HaveWarps,
                            std::map<std::string, SourceLocation> &Given) {
   QualType Ty = E->getType();
@@ -177,6 +218,14 @@ void Extractor::taskParams(
         continue;
     } else if (tsRecord(PT, "owned")) {
       if (!ownedParam(P, T, TP))
+        continue;
+    } else if (tsRecord(PT, "turn")) {
+      if (P->getType()->isReferenceType()) {
+        error(P->getLocation(), "take a turn by value",
+              "write 'ts::turn<R, Pos> " + TP.Name + "'");
+        continue;
+      }
+      if (!turnParam(P, T, TP, Handles))
         continue;
     } else if (TP.Name.empty()) {
       error(P->getLocation(), "task parameter needs a name",

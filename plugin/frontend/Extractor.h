@@ -55,6 +55,8 @@ private:
                    TaskParam &TP,
                    std::map<const clang::ParmVarDecl *, HandleParam> &Handles);
   bool ownedParam(const clang::ParmVarDecl *P, Task &T, TaskParam &TP);
+  bool turnParam(const clang::ParmVarDecl *P, Task &T, TaskParam &TP,
+                 std::map<const clang::ParmVarDecl *, HandleParam> &Handles);
   void kernel(const SeenAttr &A);
   /// The kernel's declaration is one libts can give a body (errors if not).
   bool kernelDeclarationOk(const clang::FunctionDecl *FD, const Kernel &K);

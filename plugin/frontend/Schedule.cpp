@@ -31,7 +31,12 @@ const char *const PositionHint =
 namespace {
 
 std::optional<OpKind> opKindOf(StringRef Method, Role R) {
-  if (R == Role::Producer) {
+  if (R == Role::Turn) {
+    if (Method == "take")
+      return OpKind::Take;
+    if (Method == "pass")
+      return OpKind::Pass;
+  } else if (R == Role::Producer) {
     if (Method == "acquire")
       return OpKind::Acquire;
     if (Method == "try_acquire")
@@ -681,6 +686,9 @@ void Walker::bindOperands(const OpCall &Op, const VarDecl *Bound, ts::Op &Rec) {
   case OpKind::TryWait:
     if (Bound)
       TokenOps[Bound] = Index;
+    return;
+  case OpKind::Take: // a turn binds no stage
+  case OpKind::Pass:
     return;
   case OpKind::Commit:
   case OpKind::Release: {

@@ -38,6 +38,8 @@ static const char *kindSpelling(PipelineKind K) {
     return "::ts::pipeline_kind::tma_async";
   case PipelineKind::TaskOwned:
     return "::ts::pipeline_kind::task_owned";
+  case PipelineKind::Turns:
+    return "::ts::pipeline_kind::turns";
   }
   return "";
 }
@@ -245,6 +247,28 @@ private:
     return Handle + "(" + Pipe + ", " + Cur + Tail + SiteArg + ")";
   }
 
+  /// ts::turn<R, Pos>(own barrier, its threads, next position's, its
+  /// threads), from the plan.
+  std::string turnHandle(unsigned TI, const TaskParam &TP,
+                         const std::string &Handle) {
+    const TurnPlan &TP2 = *Plan.turn(TP.Resource);
+    unsigned Pos = *TP2.position(TI);
+    unsigned Next = unsigned((Pos + 1) % TP2.Ring.size());
+    return Handle + "(" + std::to_string(TP2.BarrierId[Pos]) + "u, " +
+           std::to_string(TP2.Threads[Pos]) + "u, " +
+           std::to_string(TP2.BarrierId[Next]) + "u, " +
+           std::to_string(TP2.Threads[Next]) + "u)";
+  }
+
+  /// The ring's last position gives position 0 its first turn, before
+  /// either runs its task.
+  void firstTurns(unsigned TI, const std::string &In) {
+    for (const TurnPlan &TP : Plan.Turns)
+      if (TP.Ring.size() >= 2 && TP.Ring.back() == TI)
+        OS << In << "::ts::detail::first_turn(" << TP.BarrierId[0] << "u, "
+           << TP.Threads[0] << "u);\n";
+  }
+
   /// One task call with its cursors and drains. `Keyword` opens a branch on
   /// the task's warps ("" when the enclosing region is exactly the task).
   void task(unsigned TI, const std::string &Keyword,
@@ -269,6 +293,10 @@ private:
       std::string Handle = "::ts::detail::param_t<decltype(&" +
                            Tasks[TI].QualifiedName + "), " + std::to_string(I) +
                            ">";
+      if (TP.K == TaskParam::Kind::Turn) {
+        Args.push_back(turnHandle(TI, TP, Handle));
+        continue;
+      }
       const ResourceLayout *RL = L.find(TP.Resource);
       if (!RL) {
         Args.push_back(Handle + "()");
@@ -281,6 +309,7 @@ private:
       }
       Args.push_back(pipelineHandle(TI, TP, Handle, In, Drains));
     }
+    firstTurns(TI, In);
     OS << In;
     if (T.Cta)
       OS << "if (::ts::detail::cta_rank() == " << *T.Cta << "u) ";

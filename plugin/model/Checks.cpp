@@ -67,6 +67,10 @@ const std::vector<CheckInfo> &checkTable() {
        "a TMA load into a stage through a plain CUtensorMap, whose box the "
        "host sets: declare it a ts::tma::map to have the box checked",
        "ts-tma-box"},
+      {Check::Turn, "ts-turn", true,
+       "a ts::turns ring has positions 0 .. n-1 (n >= 2), and each task "
+       "takes the turn and passes it on in pairs, in one loop body",
+       "ts-turn"},
       {Check::Race, "ts-race", true,
        "aliased resources (ts::alias) take turns: every use of a phase happens "
        "before the next phase's first use",

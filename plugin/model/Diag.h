@@ -40,6 +40,7 @@ enum class Check {
   TmaStore,      ///< ts-tma-store: a TMA store's source unfenced or rewritten.
   RepeatedStore, ///< ts-repeated-store: every warp stores the tile (warning).
   TmaBox,        ///< ts-tma-box: a load whose box the host sets (warning).
+  Turn,          ///< ts-turn: a ring of turns broken, a take without a pass.
 };
 
 /// One row per check: the one place that names, ranks and documents it.

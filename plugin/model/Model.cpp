@@ -16,6 +16,8 @@ const char *pipelineKindName(PipelineKind K) {
     return "tma_async";
   case PipelineKind::TaskOwned:
     return "task_owned";
+  case PipelineKind::Turns:
+    return "turns";
   }
   return "?";
 }
@@ -58,6 +60,10 @@ const char *opKindName(OpKind K) {
     return "wgmma commit_group";
   case OpKind::MmaWait:
     return "wgmma wait_group";
+  case OpKind::Take:
+    return "take";
+  case OpKind::Pass:
+    return "pass";
   case OpKind::Carry:
     return "stage copy";
   }

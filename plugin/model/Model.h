@@ -27,6 +27,7 @@ enum class PipelineKind {
   AsyncAsync, ///< Threads produce, threads consume.
   TmaAsync,   ///< TMA produces (transaction bytes), threads consume.
   TaskOwned,  ///< Shared memory one task owns: no stages, no barriers.
+  Turns,      ///< A turn passed round a ring of tasks: named barriers.
 };
 
 const char *pipelineKindName(PipelineKind K);
@@ -114,6 +115,8 @@ enum class OpKind {
   /// `ts::stage<R> prev;` (Op::From none) or `prev = s;`: a carried stage
   /// variable holds nothing, or the stage s holds (no resource).
   Carry,
+  Take, ///< ts::turn::take(): waits until the ring's turn is the task's.
+  Pass, ///< ts::turn::pass(): hands the turn to the next position.
 };
 
 const char *opKindName(OpKind K);
@@ -153,7 +156,7 @@ const char *guardWords(Guard G);
 /// "always", "first", "last", "not first", "not last".
 const char *guardName(Guard G);
 
-enum class Role { Producer, Consumer };
+enum class Role { Producer, Consumer, Turn };
 
 /// One TMA load into a stage: the box its descriptor moves (a
 /// ts::tma::map's type) or none (a plain CUtensorMap, whose box the host
@@ -276,8 +279,10 @@ struct Domain {
 /// A parameter of a task function.
 struct TaskParam {
   /// Value: binds to a kernel parameter; Handle: a producer/consumer handle;
-  /// Owned: ts::owned<R>, the task's private shared memory.
-  enum class Kind { Value, Handle, Owned } K = Kind::Value;
+  /// Owned: ts::owned<R>, the task's private shared memory; Turn:
+  /// ts::turn<R, Position>, a place in R's ring.
+  enum class Kind { Value, Handle, Owned, Turn } K = Kind::Value;
+  unsigned Position = 0; ///< For turns.
   std::string
       Name; ///< Parameter name; binds to the kernel parameter of the same name.
   Role R = Role::Producer; ///< For handles.

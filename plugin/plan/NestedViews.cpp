@@ -99,7 +99,8 @@ bool trapsWhenEmpty(const Task &T) {
   for (const Op &O : T.Ops) {
     if (O.Sec == Section::Inner)
       return true;
-    if (O.Kind == OpKind::Acquire || O.Kind == OpKind::Wait)
+    if (O.Kind == OpKind::Acquire || O.Kind == OpKind::Wait ||
+        O.Kind == OpKind::Take)
       return false; // it may block forever before the trap
   }
   return true;

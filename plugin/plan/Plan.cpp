@@ -15,6 +15,7 @@ const Protocol &protocolOf(PipelineKind K) {
   switch (K) {
   case PipelineKind::Gmem:
   case PipelineKind::TaskOwned:
+  case PipelineKind::Turns: // named barriers: TurnPlan
     return Gmem;
   case PipelineKind::AsyncAsync:
     return AsyncAsync;
@@ -166,6 +167,12 @@ std::vector<KernelPlan::TaskPair> KernelPlan::exchangingPairs() const {
         if (A < B && Seen.insert({A, B}).second)
           Out.push_back({A, B, PP.Resource});
   }
+  // Positions of a ring take turns in lockstep: they too must agree.
+  for (const TurnPlan &TP : Turns)
+    for (unsigned A : TP.Ring)
+      for (unsigned B : TP.Ring)
+        if (A < B && Seen.insert({A, B}).second)
+          Out.push_back({A, B, TP.Resource});
   return Out;
 }
 
@@ -196,6 +203,7 @@ KernelPlan buildPlan(const Program &P, const Kernel &K, const Target &T,
       Plan.Pipelines.push_back(pipelinePlan(P, K, R, T));
   }
   Plan.Layout = computeLayout(P, Placed, K.Aliases, T);
+  planTurns(P, K, Plan);
   std::copy(K.Cluster, K.Cluster + 3, Plan.Cluster);
   Plan.ClusterCtas = K.clusterCtas();
   Plan.Pdl = std::any_of(K.Tasks.begin(), K.Tasks.end(), [&](unsigned TI) {

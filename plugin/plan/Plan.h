@@ -67,6 +67,23 @@ struct PipelinePlan {
   bool consumerReadsAsync(unsigned Task) const;
 };
 
+/// A ts::turns resource: the ring of its tasks by position and one named
+/// barrier per position, synced by the holder and arrived at by the
+/// position before it (its threads count for both). Ids follow id 0
+/// (__syncthreads) and the ones ts::sync_warpgroup uses (1 + warp group).
+struct TurnPlan {
+  unsigned Resource = 0;
+  /// Program task index per position; empty when the positions are not
+  /// 0 .. n-1 once each (verify/Turns.cpp reports it).
+  std::vector<unsigned> Ring;
+  std::vector<unsigned> BarrierId, Threads; ///< Per position.
+  unsigned before(unsigned Pos) const {
+    return unsigned((Pos + Ring.size() - 1) % Ring.size());
+  }
+  /// The position of program task TI, or none.
+  std::optional<unsigned> position(unsigned TI) const;
+};
+
 /// Four consecutive warps sharing one setmaxnreg.
 struct WarpGroup {
   unsigned Index = 0;
@@ -118,6 +135,9 @@ struct KernelPlan {
   std::vector<PipelinePlan>
       Pipelines; ///< Pipelined resources, first-use order.
   BlockLayout Layout;
+  std::vector<TurnPlan> Turns; ///< ts::turns resources, first-use order.
+  /// Named barrier ids the turns need past the target's: an error.
+  unsigned TurnIdsShort = 0;
   /// Some task calls a PDL op: launch with programmatic stream serialization.
   bool Pdl = false;
   /// The compile asked for the hang watchdog (-debug-hangs): the lowering
@@ -128,8 +148,9 @@ struct KernelPlan {
   unsigned ClusterCtas = 1;
 
   const PipelinePlan *pipeline(unsigned Resource) const;
-  /// Tasks A < B that exchange stages (both on some pipeline), each pair
-  /// once, with the first such pipeline's resource.
+  const TurnPlan *turn(unsigned Resource) const;
+  /// Tasks A < B that exchange stages (both on some pipeline) or turns
+  /// (both in a ring), each pair once, with the first such resource.
   struct TaskPair {
     unsigned A, B, Resource;
   };
@@ -153,6 +174,9 @@ std::vector<WarpGroup> warpGroups(const Program &P, const Kernel &K,
 void padWarpGroups(const Program &P, const Kernel &K, KernelPlan &Plan);
 
 /// The plan of a kernel. `TripBound`: the compile's -trip-bound.
+/// Plan.Turns for K's ts::turns resources (plan/Turns.cpp).
+void planTurns(const Program &P, const Kernel &K, KernelPlan &Plan);
+
 KernelPlan buildPlan(const Program &P, const Kernel &K, const Target &T,
                      uint64_t TripBound = DefaultTripBound);
 

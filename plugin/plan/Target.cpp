@@ -6,7 +6,7 @@ namespace ts {
 const Target &targetSm90a() {
   // sm_90a: field order as in Target.h.
   static const Target T{65536,  24, 256, 8,    4,   32, 1024,
-                        232448, 8,  16,  1024, 128, 8};
+                        232448, 8,  16,  1024, 128, 8,  16};
   return T;
 }
 

@@ -25,6 +25,7 @@ struct Target {
   unsigned DefaultStageAlign;
   /// CTAs a cluster may hold on every part without opting in.
   unsigned PortableClusterCtas;
+  unsigned NamedBarriers; ///< bar.sync ids 0 .. NamedBarriers - 1.
 };
 
 /// Hopper (H100/H200): 227 KiB of dynamic shared memory less 1 KiB.

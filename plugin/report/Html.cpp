@@ -48,7 +48,7 @@ svg .axis{fill:#8c959f}
 .op.blocked .cell{fill:#ffebe9;stroke:#cf222e;stroke-width:2}.op.blocked text{fill:#a40e26;font-weight:700}
 .op-acquire{fill:#b6e3ff;background:#b6e3ff}.op-commit{fill:#54aeff;background:#54aeff}
 .op-wait{fill:#aceebb;background:#aceebb}.op-release{fill:#4ac26b;background:#4ac26b}
-.op-work{fill:#fff;background:#fff}.op-mma{fill:#e0d7ff;background:#e0d7ff}.op-pdl{fill:#ffd8b5;background:#ffd8b5}
+.op-work{fill:#fff;background:#fff}.op-mma{fill:#e0d7ff;background:#e0d7ff}.op-pdl{fill:#ffd8b5;background:#ffd8b5}.op-turn{fill:#c8f0d0;background:#c8f0d0}
 svg .op-name{font-weight:600}svg .op-tag,svg .op-res{fill:#424a53}
 .stage-capacity{fill:#fff;stroke:#d0d7de}.stage-filling{fill:#54aeff;background:#54aeff}
 .stage-full{fill:#bf8700;background:#bf8700}.stage-draining{fill:#4ac26b;background:#4ac26b}svg .stage-count{font-size:9px;fill:#57606a}

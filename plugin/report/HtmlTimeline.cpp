@@ -42,6 +42,9 @@ const char *opClass(OpKind K) {
   case OpKind::MmaCommit:
   case OpKind::MmaWait:
     return "mma";
+  case OpKind::Take:
+  case OpKind::Pass:
+    return "turn";
   }
   return "work";
 }

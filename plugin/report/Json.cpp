@@ -88,6 +88,16 @@ std::string kernelJson(const Program &P, const Kernel &K,
          << ",\"empty_barriers\":" << RL->EmptyBarOffset
          << ",\"full_arrivals\":" << Plan.pipeline(R)->Counts.Full
          << ",\"empty_arrivals\":" << Plan.pipeline(R)->Counts.Empty;
+    if (const TurnPlan *TP = Plan.turn(R)) {
+      std::vector<unsigned> Pos(TP->Ring.size());
+      for (unsigned I = 0; I < Pos.size(); ++I)
+        Pos[I] = I;
+      RS << ",\"ring\":" << list(Pos, [&](unsigned I) {
+        return "{\"task\":" + str(P.Tasks[TP->Ring[I]].Name) +
+               ",\"barrier\":" + std::to_string(TP->BarrierId[I]) +
+               ",\"threads\":" + std::to_string(TP->Threads[I]) + "}";
+      });
+    }
     if (Res.Multicast)
       RS << ",\"multicast_ctas\":"
          << (RL && RL->Barriers ? Plan.pipeline(R)->Peers : 1u);

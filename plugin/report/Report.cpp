@@ -60,6 +60,11 @@ std::string kernelReport(const Program &P, const Kernel &K,
          << " B";
     if (Res.Kind == PipelineKind::TaskOwned)
       OS << "  " << Res.PayloadBytes << " B, private to its task";
+    if (const TurnPlan *TP = Plan.turn(R)) // "ring a (bar 4) -> b (bar 5)"
+      for (size_t Pos = 0; Pos < TP->Ring.size(); ++Pos)
+        OS << (Pos ? " -> " : "  ring ") << P.Tasks[TP->Ring[Pos]].Name
+           << " (bar " << TP->BarrierId[Pos] << ", " << TP->Threads[Pos]
+           << " threads)";
     if (Res.Kind == PipelineKind::TmaAsync) {
       const PipelinePlan &PP = *Plan.pipeline(R);
       OS << "  tx " << PP.TxBytes << " B";

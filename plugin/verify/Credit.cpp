@@ -63,6 +63,18 @@ Simulation::Simulation(const Program &P, const Kernel &K,
         std::any_of(Loop[T].begin(), Loop[T].end(), [&](unsigned O) {
           return runsInMiddle(task(T).Ops[O].G);
         }));
+  for (const TurnPlan &TP : Plan.Turns) {
+    if (TP.Ring.empty())
+      continue; // verify/Turns.cpp reports the broken ring
+    std::vector<int> &B = TurnBefore[TP.Resource];
+    std::vector<char> &F = FirstTurn[TP.Resource];
+    B.assign(Tasks.size(), -1);
+    F.assign(Tasks.size(), 0);
+    for (unsigned Pos = 0; Pos < TP.Ring.size(); ++Pos) {
+      B[Local(TP.Ring[Pos])] = int(Local(TP.Ring[TP.before(Pos)]));
+      F[Local(TP.Ring[Pos])] = Pos == 0;
+    }
+  }
   Cur.assign(Tasks.size(), Cursor());
   C.resize(Tasks.size() * P.Resources.size());
   for (unsigned T = 0; T < Tasks.size(); ++T)
@@ -128,10 +140,19 @@ uint64_t Simulation::releasedStages(unsigned R) const {
   return slowest(Consumers[R], R, &Counters::Released);
 }
 
+bool Simulation::takeReady(unsigned T, const Op &O) const {
+  int B = TurnBefore.at(O.Resource)[T];
+  return B >= 0 && detail::takeReady(ctr(T, O.Resource).Waited,
+                                     ctr(unsigned(B), O.Resource).Committed,
+                                     FirstTurn.at(O.Resource)[T]);
+}
+
 bool Simulation::runnable(unsigned T) const {
   const Op &O = next(T);
   if (Frozen && Frozen(T, O))
     return false;
+  if (turnOp(O))
+    return O.Kind == OpKind::Pass || takeReady(T, O);
   if (!tracked(O.Resource))
     return true;
   const Counters &Ct = ctr(T, O.Resource);
@@ -154,6 +175,19 @@ void Simulation::execute(unsigned T) {
   settle(T);
   if (OnExecute)
     OnExecute(T, Index, It);
+  if (turnOp(O)) {
+    if (Trips[T] != InfiniteTrips && RecordEvents)
+      Events[O.Resource].push_back({T, Index, It});
+    Counters &Ct = ctr(T, O.Resource);
+    if (O.Kind == OpKind::Take) {
+      ++Ct.Waited;
+      Ct.LastWait = O.Loc;
+    } else if (!(Withheld && Withheld(T))) {
+      ++Ct.Committed;
+      Ct.LastCommit = O.Loc;
+    }
+    return;
+  }
   if (!tracked(O.Resource))
     return;
   // A thread held back: the task's other threads go on, but hand over
@@ -195,6 +229,11 @@ Cursor Simulation::stepTask(unsigned T) {
 void Simulation::undoStep(unsigned T, const Cursor &Before) {
   Cur[T] = Before;
   const Op &O = next(T);
+  if (turnOp(O)) {
+    Counters &Ct = ctr(T, O.Resource);
+    --(O.Kind == OpKind::Take ? Ct.Waited : Ct.Committed);
+    return;
+  }
   if (!tracked(O.Resource))
     return;
   Counters &Ct = ctr(T, O.Resource);
@@ -438,6 +477,8 @@ void Simulation::noteBlocked(Diag &D, const std::vector<unsigned> &Blocked) {
          "task " + quote(task(T).Name) + " is blocked here on " + blockedOn(T));
   }
   for (unsigned R : Involved) {
+    if (!tracked(R))
+      continue; // a turn: noteTurn
     const Resource &Res = P.Resources[R];
     uint64_t MaxAcquired = 0, MinWaited = UINT64_MAX;
     for (unsigned T : Producers[R])
@@ -515,13 +556,37 @@ void Simulation::noteHeld(Diag &D, const Op &O, bool MissingRelease) {
   }
 }
 
+void Simulation::noteTurn(Diag &D, unsigned First) {
+  const Op &O = next(First);
+  const std::string Name = quote(P.Resources[O.Resource].Name);
+  int B = TurnBefore.at(O.Resource)[First];
+  if (B < 0)
+    return;
+  unsigned Prev = unsigned(B);
+  const Counters &Ct = ctr(Prev, O.Resource);
+  std::string Why =
+      finished(Prev)
+          ? "has finished after passing it " + plural(Ct.Committed, "time")
+      : Ct.Waited > Ct.Committed
+          ? "holds it and is blocked on " + blockedOn(Prev)
+          : "is blocked on " + blockedOn(Prev) + " before taking it";
+  note(D, O.Loc,
+       "this take of " + Name + " needs a pass from task " +
+           quote(task(Prev).Name) + " (the position before), which " + Why);
+}
+
 void Simulation::noteCycle(Diag &D, unsigned First) {
   const Op &O = next(First);
   // A cycle of tasks, each waiting for a stage only the next one can hand
   // back, across more than one resource: say it in one line.
-  auto Enablers = [&](unsigned T) -> const std::vector<unsigned> & {
-    return isProducerOp(next(T).Kind) ? Consumers[next(T).Resource]
-                                      : Producers[next(T).Resource];
+  auto Enablers = [&](unsigned T) -> std::vector<unsigned> {
+    const Op &N = next(T);
+    if (turnOp(N)) { // a take waits for the position before
+      int B = TurnBefore.at(N.Resource)[T];
+      return B < 0 ? std::vector<unsigned>{}
+                   : std::vector<unsigned>{unsigned(B)};
+    }
+    return isProducerOp(N.Kind) ? Consumers[N.Resource] : Producers[N.Resource];
   };
   std::vector<unsigned> Path{First};
   std::set<unsigned> OnPath{First};
@@ -563,7 +628,10 @@ void Simulation::noteCycle(Diag &D, unsigned First) {
               quote(P.Resources[N.Resource].Name) +
               (Held.empty() ? "" : " holding " + Held) + ", which task " +
               quote(task(U).Name) +
-              (isProducerOp(N.Kind) ? " releases" : " commits") + " only later";
+              (N.Kind == OpKind::Take ? " passes"
+               : isProducerOp(N.Kind) ? " releases"
+                                      : " commits") +
+              " only later";
     }
     note(D, O.Loc, Text);
   }
@@ -584,6 +652,13 @@ void Simulation::reportDeadlock(const std::vector<unsigned> &Blocked) {
   std::string Key = "deadlock:" + std::to_string(Tasks[First]) + ":" +
                     std::to_string(nextIndex(First));
   noteBlocked(D, Blocked);
+  if (turnOp(O)) {
+    noteTurn(D, First);
+    noteCycle(D, First);
+    traceNotes(D, O.Resource);
+    Findings.push_back({Key, std::move(D)});
+    return;
+  }
   bool MissingRelease = missingRelease(Blocked);
   // Name the stages held back, and the guarded op that hands back too few.
   noteHeld(D, O, MissingRelease);

@@ -20,9 +20,11 @@ void checkDomains(const Program &P, const Kernel &K, const KernelPlan &Plan,
     if (!loops(TA) || !loops(TB) ||
         TA.Dom.symbolicKey() == TB.Dom.symbolicKey())
       continue;
+    bool Turns = P.Resources[R].Kind == PipelineKind::Turns;
     Diag &D = report(Out, Check::Domain, TB.Dom.Loc,
                      "tasks " + quote(TA.Name) + " and " + quote(TB.Name) +
-                         " exchange stages of " + quote(P.Resources[R].Name) +
+                         (Turns ? " take turns of " : " exchange stages of ") +
+                         quote(P.Resources[R].Name) +
                          " but may run different trip counts");
     note(D, TA.Dom.Loc,
          "task " + quote(TA.Name) + " loops over " + domainText(TA.Dom));

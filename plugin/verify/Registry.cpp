@@ -77,6 +77,7 @@ const std::vector<CheckRow> &checkRegistry() {
        false,
        false,
        run<checkStages>},
+      {"Turns", {C::Turn}, Scope::Kernel, true, false, runPlanned<checkTurns>},
       {"TmaBytes",
        {C::TmaBytes, C::TmaBox},
        Scope::Kernel,

@@ -16,7 +16,9 @@ using namespace detail;
 namespace {
 
 const char *roleName(Role R) {
-  return R == Role::Producer ? "producer" : "consumer";
+  return R == Role::Producer   ? "producer"
+         : R == Role::Consumer ? "consumer"
+                               : "turn";
 }
 
 std::string handle(Role R, const Resource &Res) {
@@ -24,8 +26,8 @@ std::string handle(Role R, const Resource &Res) {
 }
 
 void checkOp(const Program &P, const Task &T, const Op &O, DiagList &Out) {
-  if (!O.onResource())
-    return;
+  if (!O.onResource() || O.R == Role::Turn)
+    return; // turns: verify/Turns.cpp
   const Resource &Res = P.Resources[O.Resource];
   if (O.Kind != OpKind::Work && !isPipelined(Res.Kind)) {
     Diag &D = report(Out, Check::Roles, O.Loc,

@@ -36,6 +36,11 @@ inline bool acquireReady(uint64_t Acquired, unsigned Stages,
 inline bool waitReady(uint64_t Waited, uint64_t CommittedByAll) {
   return Waited < CommittedByAll;
 }
+/// A ring's rule: the j-th take of a position needs j passes of the
+/// position before it, and position 0 holds the first turn.
+inline bool takeReady(uint64_t Taken, uint64_t PassedBefore, bool First) {
+  return Taken < PassedBefore + (First ? 1 : 0);
+}
 
 /// Per task and resource: how many stages it took and handed back.
 struct Counters {
@@ -126,6 +131,16 @@ private:
   bool tracked(unsigned R) const {
     return R < P.Resources.size() && isPipelined(P.Resources[R].Kind);
   }
+  /// A take or pass of a ring the plan could build (plan/Plan.h, TurnPlan):
+  /// a take waits for the pass of the position before (position 0's first
+  /// take for none); Waited counts takes, Committed passes.
+  bool turnOp(const Op &O) const {
+    return (O.Kind == OpKind::Take || O.Kind == OpKind::Pass) &&
+           TurnBefore.count(O.Resource);
+  }
+  bool takeReady(unsigned T, const Op &O) const;
+  /// The other blocked tasks of a deadlock on a turn, and who holds it.
+  void noteTurn(Diag &D, unsigned First);
   const std::vector<unsigned> &section(unsigned T, Section S) const;
   void settle(unsigned T);
   bool runnable(unsigned T) const;
@@ -196,6 +211,10 @@ private:
     uint64_t It;
   };
   std::map<unsigned, std::vector<Event>> Events;
+  /// Per turns resource, per local task: the local task of the position
+  /// before it (-1: not in the ring), and whether it is position 0.
+  std::map<unsigned, std::vector<int>> TurnBefore;
+  std::map<unsigned, std::vector<char>> FirstTurn;
 };
 
 /// Happens-before at one trip-count vector of a run without findings:

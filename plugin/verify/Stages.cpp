@@ -312,6 +312,8 @@ void StageWalk::step(unsigned I) {
   case OpKind::MmaCommit:
   case OpKind::MmaWait:
   case OpKind::Carry:
+  case OpKind::Take: // turns: verify/Turns.cpp
+  case OpKind::Pass:
     return;
   }
 }

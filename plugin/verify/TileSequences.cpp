@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <array>
 #include <deque>
+#include <map>
 #include <optional>
 #include <set>
 
@@ -102,6 +103,10 @@ private:
   std::vector<TaskCode> Code;
   std::vector<std::vector<unsigned>> Producers, Consumers;
   std::optional<uint64_t> OuterTrips; ///< A constant tile loop.
+  /// Per turns resource, per task: the position before it (-1: none), and
+  /// whether it is position 0 (Simulation.h, takeReady).
+  std::map<unsigned, std::vector<int>> TurnBefore;
+  std::map<unsigned, std::vector<char>> TurnFirst;
   std::vector<char> EmptyMiddle; ///< Per variant: a middle tile runs nothing.
   std::string Why;
 };
@@ -110,12 +115,24 @@ Machine::Machine(const Program &P, const Kernel &K, const KernelPlan &Plan,
                  const std::vector<const Program *> &Views)
     : P(P), NR(unsigned(P.Resources.size())), Code(K.Tasks.size()),
       Producers(NR), Consumers(NR) {
-  for (size_t V = 0; V < Views.size(); ++V)
-    compile(*Views[V], K, V);
   auto Local = [&](unsigned TI) {
     return unsigned(std::find(K.Tasks.begin(), K.Tasks.end(), TI) -
                     K.Tasks.begin());
   };
+  for (const TurnPlan &TP : Plan.Turns) {
+    if (TP.Ring.empty())
+      continue; // verify/Turns.cpp reports the broken ring
+    std::vector<int> &B = TurnBefore[TP.Resource];
+    std::vector<char> &F = TurnFirst[TP.Resource];
+    B.assign(K.Tasks.size(), -1);
+    F.assign(K.Tasks.size(), 0);
+    for (unsigned Pos = 0; Pos < TP.Ring.size(); ++Pos) {
+      B[Local(TP.Ring[Pos])] = int(Local(TP.Ring[TP.before(Pos)]));
+      F[Local(TP.Ring[Pos])] = Pos == 0;
+    }
+  }
+  for (size_t V = 0; V < Views.size(); ++V)
+    compile(*Views[V], K, V);
   for (const PipelinePlan &PP : Plan.Pipelines) {
     for (unsigned TI : PP.Producers)
       Producers[PP.Resource].push_back(Local(TI));
@@ -156,10 +173,13 @@ void Machine::compile(const Program &View, const Kernel &K, size_t Variant) {
             "do not allow";
     for (unsigned O = 0; O < T.Ops.size(); ++O) {
       const Op &Op = T.Ops[O];
-      bool Protocol = Op.Kind == OpKind::Acquire || Op.Kind == OpKind::Commit ||
-                      Op.Kind == OpKind::Wait || Op.Kind == OpKind::Release;
+      bool Turn = (Op.Kind == OpKind::Take || Op.Kind == OpKind::Pass) &&
+                  TurnBefore.count(Op.Resource);
+      bool Protocol = Turn || Op.Kind == OpKind::Acquire ||
+                      Op.Kind == OpKind::Commit || Op.Kind == OpKind::Wait ||
+                      Op.Kind == OpKind::Release;
       if (!Protocol || Op.Resource >= NR ||
-          !isPipelined(P.Resources[Op.Resource].Kind))
+          (!Turn && !isPipelined(P.Resources[Op.Resource].Kind)))
         continue;
       unsigned Credit = Credits && !Credits->empty() ? (*Credits)[O] : 1;
       Step S{Op.Kind, Op.Resource, Credit, Op.Loc};
@@ -265,6 +285,12 @@ bool Machine::runnable(const State &S, unsigned T) const {
   if (St->Kind == OpKind::Wait)
     return waitReady(S.Ctr[at(T, St->Res, Wai)],
                      slowest(S, Producers[St->Res], St->Res, Com));
+  if (St->Kind == OpKind::Take) { // takes count as waits, passes as commits
+    int B = TurnBefore.at(St->Res)[T];
+    return B >= 0 && takeReady(S.Ctr[at(T, St->Res, Wai)],
+                               S.Ctr[at(unsigned(B), St->Res, Com)],
+                               TurnFirst.at(St->Res)[T]);
+  }
   return true;
 }
 
@@ -278,7 +304,11 @@ void Machine::execute(State &S, unsigned T) const {
     S.Ctr[at(T, St.Res, Com)] += St.Credit;
     break;
   case OpKind::Wait:
+  case OpKind::Take:
     ++S.Ctr[at(T, St.Res, Wai)];
+    break;
+  case OpKind::Pass:
+    ++S.Ctr[at(T, St.Res, Com)];
     break;
   default:
     S.Ctr[at(T, St.Res, Rel)] += St.Credit;
@@ -378,6 +408,10 @@ std::vector<int64_t> Machine::key(const State &S) const {
       Slots.insert(Slots.end(), {at(T, R, Acq), at(T, R, Com)});
     for (unsigned T : Consumers[R])
       Slots.insert(Slots.end(), {at(T, R, Wai), at(T, R, Rel)});
+    if (auto It = TurnBefore.find(R); It != TurnBefore.end())
+      for (unsigned T = 0; T < It->second.size(); ++T)
+        if (It->second[T] >= 0) // a position's takes and passes
+          Slots.insert(Slots.end(), {at(T, R, Wai), at(T, R, Com)});
     uint64_t Min = UINT64_MAX;
     for (size_t I : Slots)
       Min = std::min(Min, S.Ctr[I]);

@@ -162,6 +162,19 @@ bool balancedRates(const Program &P, const KernelPlan &Plan) {
     if (Rates.size() > 1)
       return false;
   }
+  // A ring turns in lockstep: each position takes and passes as often.
+  for (const TurnPlan &TP : Plan.Turns) {
+    std::set<unsigned> Rates;
+    for (unsigned TI : TP.Ring)
+      for (OpKind Kind : {OpKind::Take, OpKind::Pass})
+        Rates.insert(unsigned(std::count_if(
+            P.Tasks[TI].Ops.begin(), P.Tasks[TI].Ops.end(), [&](const Op &O) {
+              return O.Resource == TP.Resource && O.Kind == Kind &&
+                     O.Sec == Section::Loop && runsInMiddle(O.G);
+            })));
+    if (Rates.size() > 1)
+      return false;
+  }
   return true;
 }
 
@@ -192,7 +205,8 @@ struct Decision {
   std::string Why;
 };
 
-/// Kernel task positions grouped by the pipelines that connect them.
+/// Kernel task positions grouped by the pipelines and turns that connect
+/// them.
 std::vector<std::vector<size_t>> components(const Program &P, const Kernel &K,
                                             const KernelPlan &Plan) {
   std::vector<size_t> Parent(K.Tasks.size());
@@ -211,6 +225,9 @@ std::vector<std::vector<size_t>> components(const Program &P, const Kernel &K,
     for (unsigned TI : Side)
       Parent[Find(Pos(TI))] = Find(Pos(Side.front()));
   }
+  for (const TurnPlan &TP : Plan.Turns) // a take waits for another's pass
+    for (unsigned TI : TP.Ring)
+      Parent[Find(Pos(TI))] = Find(Pos(TP.Ring.front()));
   std::map<size_t, std::vector<size_t>> Groups;
   for (size_t I = 0; I < Parent.size(); ++I)
     Groups[Find(I)].push_back(I);

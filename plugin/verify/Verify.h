@@ -40,6 +40,10 @@ void checkDomains(const Program &P, const Kernel &K, const KernelPlan &Plan,
 void checkTmaBytes(const Program &P, const Kernel &K, const KernelPlan &Plan,
                    DiagList &Out);
 void checkGraph(const Program &P, const Kernel &K, DiagList &Out);
+/// The rings of ts::turns resources are whole and each task takes and
+/// passes the turn in pairs.
+void checkTurns(const Program &P, const Kernel &K, const KernelPlan &Plan,
+                DiagList &Out);
 /// ts::alias and ts::grid_dependent name resources the kernel uses.
 void checkDeclarations(const Program &P, const Kernel &K, DiagList &Out);
 /// Fences, barriers and waits around each task's TMA stores (model/Stores.h).

@@ -2955,6 +2955,54 @@ def op_shrink_box(ctx: Ctx):
                   "forever" % hit[0], [(a, b, "(%s) / 2" % ctx.t[a:b])])
 
 
+_TURN_PARAM = re.compile(r"(?<![\w:])(?:(?:::)?ts\s*::\s*)?turn\s*<\s*(\w+)\s*,\s*(\w+)\s*>\s*(\w+)")
+
+
+def _turn_calls(ctx: Ctx, method: str):
+    """(param match, call match) of each `t.<method>();` statement in the
+    body of the task whose parameter `ts::turn<R, Pos> t` is."""
+    for m in _TURN_PARAM.finditer(ctx.t):
+        try:
+            open_ = ctx.t.index("{", m.end())
+            body = (open_, _match(ctx.t, open_))
+        except ValueError:
+            continue
+        call = re.compile(r"\b%s\s*\.\s*%s\s*\(\s*\)\s*;" % (re.escape(m.group(3)), method))
+        for c in call.finditer(ctx.t, body[0], body[1]):
+            yield m, c
+
+
+def op_drop_pass(ctx: Ctx):
+    """Drop a `turn.pass();` (BUG: the next position of the ring waits forever)."""
+    for m, c in _turn_calls(ctx, "pass"):
+        yield _mk(ctx, "drop_pass", BUG, c.start(), "drop `%s`" % c.group(0),
+                  "the turn of '%s' is never handed on: the next position waits forever" % m.group(1),
+                  [(c.start(), c.end(), _blank(ctx.s.src, c.start(), c.end(), "dropped"))])
+
+
+def op_dup_pass(ctx: Ctx):
+    """Pass the turn twice (BUG: the next position's barrier gets two arrivals
+    in one phase, so it runs without the turn)."""
+    for m, c in _turn_calls(ctx, "pass"):
+        yield _mk(ctx, "dup_pass", BUG, c.start(), "duplicate `%s`" % c.group(0),
+                  "the next position of '%s' gets the turn twice" % m.group(1),
+                  [(c.end(), c.end(), " " + c.group(0))])
+
+
+def op_swap_turns(ctx: Ctx):
+    """Exchange positions 0 and 1 of a two-task ring (VALID: the other task
+    goes first)."""
+    by_res: Dict[str, List] = {}
+    for m in _TURN_PARAM.finditer(ctx.t):
+        by_res.setdefault(m.group(1), []).append(m)
+    for res, ms in sorted(by_res.items()):
+        if sorted(x.group(2) for x in ms) != ["0", "1"]:
+            continue
+        edits = [(x.start(2), x.end(2), "1" if x.group(2) == "0" else "0") for x in ms]
+        yield _mk(ctx, "swap_turns", VALID, ms[0].start(), "ring of '%s': positions 0 and 1 exchanged" % res,
+                  "the other task takes the turn first; the ring is still whole", edits)
+
+
 def op_load_per_warp(ctx: Ctx):
     """`ts::tma::load(d, m, c, s.barrier())` ->
     `ts::tma::load_with_barrier(d, m, c, static_cast<uint64_t *>(s.barrier()))`:
@@ -3234,6 +3282,9 @@ OPERATORS = [
     ("arm_tx_bytes", op_arm_tx_bytes),
     ("load_per_warp", op_load_per_warp),
     ("shrink_box", op_shrink_box),
+    ("drop_pass", op_drop_pass),
+    ("dup_pass", op_dup_pass),
+    ("swap_turns", op_swap_turns),
     ("drop_store_fence", op_drop_store_fence),
     ("drop_store_wait", op_drop_store_wait),
     ("raise_store_wait", op_raise_store_wait),

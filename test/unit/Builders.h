@@ -36,6 +36,14 @@ public:
   TaskRef &produces(unsigned R);
   TaskRef &consumes(unsigned R);
   TaskRef &owns(unsigned R);
+  /// A ts::turn<R, Pos> parameter; take(R) / pass(R) are its ops.
+  TaskRef &turn(unsigned R, unsigned Pos);
+  TaskRef &take(unsigned R, Guard G = Guard::Always) {
+    return opAs(OpKind::Take, R, Role::Turn, G);
+  }
+  TaskRef &pass(unsigned R, Guard G = Guard::Always) {
+    return opAs(OpKind::Pass, R, Role::Turn, G);
+  }
   TaskRef &regs(unsigned N) {
     task().Regs = N;
     return *this;
@@ -183,6 +191,18 @@ inline TaskRef &TaskRef::owns(unsigned R) {
   Param.Loc = SourceHandle(900 + R);
   task().Params.push_back(Param);
   task().Owns.push_back(R);
+  return *this;
+}
+
+inline TaskRef &TaskRef::turn(unsigned R, unsigned Pos) {
+  TaskParam Param;
+  Param.K = TaskParam::Kind::Turn;
+  Param.Name = "t" + std::to_string(R);
+  Param.R = Role::Turn;
+  Param.Resource = R;
+  Param.Position = Pos;
+  Param.Loc = SourceHandle(950 + Pos);
+  task().Params.push_back(Param);
   return *this;
 }
 

@@ -25,3 +25,8 @@
 // emission compiles.
 // RUN: %ts_device -fsyntax-only -Werror %src/test/gpu/pdl_alias.cu -Xclang -plugin-arg-ts -Xclang -emit=%t.pdl.cu
 // RUN: %nvcc -O3 -c %t.pdl.cu -o %t.pdl.o
+// So does the one for turns (ts::turns ping-pong), with and without them.
+// RUN: %ts_device -fsyntax-only -Werror %src/test/gpu/ping_pong.cu -Xclang -plugin-arg-ts -Xclang -emit=%t.pp.cu
+// RUN: %nvcc -O3 -c %t.pp.cu -o %t.pp.o
+// RUN: %ts_device -fsyntax-only -Werror -DNO_TURNS %src/test/gpu/ping_pong.cu -Xclang -plugin-arg-ts -Xclang -emit=%t.ppn.cu
+// RUN: %nvcc -O3 -DNO_TURNS -c %t.ppn.cu -o %t.ppn.o

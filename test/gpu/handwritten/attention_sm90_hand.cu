@@ -1,0 +1,852 @@
+// Hand-written Hopper (sm_90a) attention forward, the yardstick for the libts
+// attention kernel (docs/attention-design.md, issue 21): FlashAttention-3's
+// structure, written directly in CUDA (no libts attributes).
+//
+//   O = softmax(Q K^T / sqrt(D)) V,  LSE = log(sum_j exp(Q K_j^T / sqrt(D)))
+//
+// Status (H200, CUDA 13.0, first version): correct against an fp32 PyTorch
+// reference (bench/attention/bench.py) at the FA3-paper shapes (seqlen 1k..16k,
+// 16 heads, causal and not) and against the CPU reference of main below;
+// compute-sanitizer memcheck clean at batch 1, seqlen 256, 2 heads (racecheck
+// was clean at 1 head on the revision before the last SASS-driven changes,
+// which did not touch shared memory or barriers).
+// Speed: about cuDNN's (SDPA) and 1.6-2x SDPA's flash backend (FA2); the
+// measured table is in docs/benchmarks.md (2026-12-02, session 17).
+//
+// Layout (all row-major, contiguous, PyTorch's (B, S, H, D) before the
+// transpose to SDPA's (B, H, S, D)):
+//   Q, K, V, O  bf16 [batch][seqlen][heads][head_dim]: element (b, s, h, d)
+//               at ((b * seqlen + s) * heads + h) * head_dim + d
+//   LSE         fp32 [batch][heads][seqlen], NATURAL log, of the scaled
+//               scores: lse = m * scale + ln(l) (as PyTorch's flash/cuDNN
+//               backends return it)
+// Supported: head_dim == 128, seqlen a positive multiple of 128 (the query
+// and key tile), batch * seqlen < 2^31, 16-byte aligned pointers; same
+// sequence length for queries and keys. Causal (runtime flag): query i sees
+// keys 0..i (top-left aligned mask, PyTorch's is_causal). Softmax scale
+// 1/sqrt(128).
+//
+// Structure (384 threads, one CTA per SM, persistent):
+// - warpgroup 0: producer (setmaxnreg.dec 24). Lane 0 of warp 0 issues every
+//   TMA load; warps 1-3 leave at once. Per tile: Q (128 x 128) into the one
+//   Q buffer, after the consumers released the previous tile's Q; then for
+//   each key block (from the last down, so the causal diagonal block comes
+//   first) K(n) and V(n), each into its own 2-stage ring.
+// - warpgroups 1, 2: consumers (setmaxnreg.inc 240), 64 query rows each of
+//   the 128-row tile. Per key block (128 keys):
+//     S = Q K^T       wgmma m64n128k16, both operands from shared memory
+//                     (K-major, 128-byte swizzle), 8 k16 steps over D
+//     online softmax  in registers, log2 domain (ex2.approx), masked only on
+//                     the diagonal block when causal
+//     O += P V        wgmma m64n128k16 RS form: P (bf16) from registers,
+//                     V from shared memory as an N-major (transposed) B
+//   with FA3's intra-warpgroup overlap. One step (key block n, in order of
+//   processing): convert P(n-1) to bf16; wait K(n), V(n-1); issue QK^T(n)
+//   (one commit group); rescale O by the previous softmax's factor; issue
+//   PV(n-1) (second group); wait_group 1 (S ready) -> release K; softmax of
+//   S(n) while PV(n-1) runs; wait_group 0 -> release V. The first block has
+//   QK^T only, the last PV follows the loop. Stage releases are per warp
+//   (lane 0, a predicated mbarrier.arrive after the wgmma.wait_group).
+//   Getting ptxas to really overlap the softmax with PV took three things,
+//   each seen in SASS (CUDA 13.0): no branch between the two waits (release
+//   is one predicated asm, the causal mask is only applied to the first
+//   block), the P conversion at the top of the next step, and keep_p_live
+//   (P stays live through the softmax, and its never-taken branches end the
+//   basic block so that ptxas cannot hoist wait_group 0 into the softmax).
+// - ping-pong (attention_sm90_hand; attention_sm90_hand_nopp leaves it out):
+//   named barriers 5 (consumer 0) and 6 (consumer 1), 256 threads each. A
+//   consumer bar.syncs its own barrier before issuing its GEMMs and
+//   bar.arrives on the other's after issuing them; consumer 0 starts with an
+//   arrival on its own barrier, so it goes first. Each consumer takes
+//   n_blocks + 1 turns per tile (first QK^T, n_blocks - 1 times QK^T + PV,
+//   last PV), the same count for both, so the turns stay in step across
+//   tiles; at the end consumer 0 syncs once more to absorb consumer 1's last
+//   arrival. Ids 1..4 are libts's ts::sync_warpgroup, 0 is __syncthreads.
+// - schedule: static persistent, tile = blockIdx.x + i * gridDim.x, grid =
+//   min(tiles, SMs). Non-causal: tile t -> (batch*head = t / m_blocks, query
+//   block = m_blocks - 1 - t % m_blocks), a head's query blocks adjacent (K/V
+//   shared in L2). Causal: (batch*head = t % (B*H), query block = m_blocks -
+//   1 - t / (B*H)), longest first over the grid, which balances the static
+//   round robin (the per-head order left the CTAs 64% balanced at 16k).
+// - epilogue (attention_sm90_hand, _nopp): each consumer writes O / l as bf16
+//   into its own 16 KiB staging buffer (two 64 x 64 halves, 128-byte
+//   swizzled, conflict-free), fence.proxy.async, bar.sync of its warpgroup
+//   (ts::sync_warpgroup, ids 2 and 3), and its thread 0 issues two TMA
+//   stores; the next tile waits for their reads before refilling the buffer.
+//   attention_sm90_hand_regstore stores O straight from registers instead
+//   (two bf16 per store). LSE: the first thread of each quad, from registers.
+//
+// Barriers (mbarriers, 8 bytes each): q_full (1 arrival + 32 KiB tx),
+// q_empty (8 arrivals: the consumer warps), k_full[2] / v_full[2] (1 +
+// 32 KiB tx), k_empty[2] / v_empty[2] (8).
+// Shared memory: Q 32 KiB + K 2 x 32 KiB + V 2 x 32 KiB + O staging 2 x 16
+// KiB = 192 KiB, barriers, 1 KiB alignment slack (swizzled tiles need
+// 1024-byte alignment): 197712 bytes. Each 128 x 128 bf16 tile is two
+// 128-row x 64-column halves (one TMA box each, 16 KiB, 128-byte swizzled):
+// columns 0..63, then 64..127. Registers: ptxas -v reports 168 (the launch
+// bound of 384 threads), no spills; the consumers use up to 240 after
+// setmaxnreg.
+//
+// Host entry points (C linkage; 0 = launched, 1 = unsupported shape or
+// pointer, 2 = CUDA error):
+//   attention_sm90_hand           ping-pong, TMA-store epilogue (the default)
+//   attention_sm90_hand_nopp      without ping-pong, TMA-store epilogue
+//   attention_sm90_hand_regstore  ping-pong, O stored from registers
+// Build as a library with -DATTN_HAND_LIBRARY (bench/attention/run.sh); built
+// without it the file is a self-checking program against a CPU reference:
+//   ./attention_check [batch seqlen heads]
+// gpu-run-args: 1 512 4
+// gpu-run-sanitize-args: 1 256 2
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+
+#include <ts/detail.h>
+#include <ts/tensor_map.h>
+#include <ts/tma.h>
+#include <ts/warpgroup.h>
+#include <ts/wgmma.h>
+
+namespace attn_hand {
+
+constexpr int D = 128;                // head dim
+constexpr int BM = 128, BN = 128;     // query tile, key block
+constexpr int kStages = 2;            // K and V rings
+constexpr int kConsumerWarpgroups = 2;
+constexpr int kThreads = 128 * (kConsumerWarpgroups + 1);
+constexpr unsigned kConsumerWarps = 4 * kConsumerWarpgroups;
+constexpr unsigned kHalfBytes = 128 * 64 * 2;    // one TMA box: 128 rows x 64 bf16
+constexpr unsigned kTileBytes = 2 * kHalfBytes;  // 128 x 128 bf16 = 32 KiB
+constexpr unsigned kQOff = 0;
+constexpr unsigned kKOff = kQOff + kTileBytes;
+constexpr unsigned kVOff = kKOff + kStages * kTileBytes;
+constexpr unsigned kOOff = kVOff + kStages * kTileBytes; // O staging (TMA-store epilogue)
+constexpr unsigned kOBytesPerWg = 64 * D * 2;                // 64 rows x 128 bf16 = 16 KiB
+constexpr unsigned kBarOff = kOOff + kConsumerWarpgroups * kOBytesPerWg;
+constexpr unsigned kNumBars = 2 + 4 * kStages;
+constexpr unsigned kSmemBytes = kBarOff + kNumBars * 8 + 1024; // + alignment slack
+constexpr unsigned kProducerRegs = 24, kConsumerRegs = 240;
+constexpr unsigned kTurnBar0 = 5; // named barrier of consumer c: kTurnBar0 + c
+static_assert(BM == BN, "the causal mask assumes the diagonal block is one key block");
+static_assert(128 * kProducerRegs + 128 * kConsumerWarpgroups * kConsumerRegs <= 65536,
+              "setmaxnreg budgets exceed the register file");
+static_assert(kSmemBytes <= 232448, "shared memory");
+
+struct Params {
+  CUtensorMap q, k, v; // 3D maps (d, head, b*seqlen), box 64 x 1 x 128, 128-byte swizzle
+  CUtensorMap o_map;   // the same for O, box 64 x 1 x 64 (one consumer's rows)
+  __nv_bfloat16 *o;
+  float *lse;
+  int seqlen, heads;
+  int m_blocks;  // seqlen / BM
+  int n_blocks;  // seqlen / BN
+  int num_tiles; // batch * heads * m_blocks
+  int bh_count;  // batch * heads
+  int causal;
+  int never; // 0: a predicate ptxas cannot fold (keep_p_live)
+  float scale;      // 1 / sqrt(D)
+  float scale_log2; // scale * log2(e)
+};
+
+// ---- device helpers ----
+
+__device__ __forceinline__ float ex2(float x) {
+  float y;
+  asm("ex2.approx.ftz.f32 %0, %1;\n" : "=f"(y) : "f"(x));
+  return y;
+}
+
+__device__ __forceinline__ void named_sync(unsigned id) {
+  asm volatile("bar.sync %0, 256;\n" : : "r"(id) : "memory");
+}
+__device__ __forceinline__ void named_arrive(unsigned id) {
+  asm volatile("bar.arrive %0, 256;\n" : : "r"(id) : "memory");
+}
+
+/// Keeps the P registers live (for ptxas) up to this point: stores them
+/// under a predicate that is never true at run time (`never`, a kernel
+/// argument ptxas cannot see through; ptxas turns them into branches
+/// around the stores). Without a real use, P is dead after the PV issue as
+/// far as ptxas's register allocator goes: it reuses P's registers for the
+/// softmax and must then wait for the in-flight PV first. And ptxas's
+/// scheduler hoists a wgmma.wait_group (WARPGROUP.DEPBAR) freely within a
+/// basic block, into the softmax; the branches end the block (both seen in
+/// SASS, CUDA 13.0).
+__device__ __forceinline__ void keep_p_live(const uint32_t (&p)[32], int never, void *dummy) {
+  const uint32_t addr = static_cast<uint32_t>(__cvta_generic_to_shared(dummy));
+#pragma unroll
+  for (int i = 0; i < 32; i += 4)
+    asm volatile("{\n"
+                 ".reg .pred q;\n"
+                 "setp.ne.b32 q, %4, 0;\n"
+                 "@q st.shared.v4.b32 [%5], {%0, %1, %2, %3};\n"
+                 "}\n"
+                 :
+                 : "r"(p[i]), "r"(p[i + 1]), "r"(p[i + 2]), "r"(p[i + 3]), "r"(never), "r"(addr)
+                 : "memory");
+}
+
+/// Descriptor of an N-major (transposed) bf16 B operand with 128-byte
+/// swizzle, as a TMA box of rows x 64 columns writes it where the rows are K
+/// and the 64 columns N: CUTLASS's canonical MN-major SW128 layout
+/// ((8 elems, 8, n), (8, k)) : ((1, 8 elems, LBO), (64 elems, SBO)), i.e.
+/// LBO = bytes between 64-column halves of N (one box: 128 rows x 128 B),
+/// SBO = bytes between groups of 8 K rows (8 x 128 B).
+constexpr uint64_t kDescMnSw128Bits = (uint64_t(kHalfBytes >> 4) << 16) | // LBO = 16 KiB
+                                      (uint64_t(1024 >> 4) << 32) |       // SBO = 1 KiB
+                                      (uint64_t(1) << 62);                // 128B swizzle
+__device__ __forceinline__ uint64_t make_desc_mn_sw128(const void *smem) {
+  const uint32_t addr = static_cast<uint32_t>(__cvta_generic_to_shared(smem));
+  return kDescMnSw128Bits | uint64_t((addr & 0x3FFFFu) >> 4);
+}
+
+/// D[64 x 128] (+)= A[64 x 16] * B[16 x 128], A (bf16) from registers in the
+/// m64k16 A-fragment layout, B from shared memory N-major (imm-trans-b = 1).
+/// ts/wgmma.h has only the shared-memory (SS) form with K-major operands.
+__device__ __forceinline__ void mma_rs_bf16_tb(float (&d)[64], uint32_t a0, uint32_t a1,
+                                               uint32_t a2, uint32_t a3, uint64_t desc_b,
+                                               bool accumulate) {
+#if LIBTS_HAS_WGMMA
+  asm volatile(
+      "{\n"
+      ".reg .pred p;\n"
+      "setp.ne.b32 p, %69, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {"
+      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, "
+      "{%64, %65, %66, %67}, %68, p, 1, 1, 1;\n"
+      "}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+        "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+        "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+      : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(int(accumulate)));
+#else
+  ts::wgmma::detail::unsupported();
+  (void)d; (void)a0; (void)a1; (void)a2; (void)a3; (void)desc_b; (void)accumulate;
+#endif
+}
+
+/// S = Q K^T for this warpgroup's 64 rows: q = its 64 rows of the Q tile
+/// (first half), k = the K stage. k16 step kk reads columns 16kk..16kk+15 of
+/// D: half kk / 4, 32 bytes * (kk % 4) into the swizzled 128-byte row.
+__device__ __forceinline__ void qk(float (&s)[64], const unsigned char *q, const unsigned char *k) {
+  const uint64_t dq = ts::wgmma::make_desc_sw128(q);
+  const uint64_t dk = ts::wgmma::make_desc_sw128(k);
+#pragma unroll
+  for (int kk = 0; kk < D / 16; ++kk) {
+    const unsigned off = (kk / 4) * kHalfBytes + (kk % 4) * 32;
+    ts::wgmma::mma_bf16(s, ts::wgmma::advance_k(dq, off), ts::wgmma::advance_k(dk, off), kk > 0);
+  }
+}
+
+/// O (+)= P V: P (64 x 128 keys, bf16 pairs) from registers, V stage from
+/// shared memory. k16 step j reads keys 16j..16j+15: two 8-row groups, 2 KiB
+/// into each half. The accumulator layout of S is the A-fragment layout, so
+/// P register 4j + r is the pair S[8j + 2r], S[8j + 2r + 1].
+__device__ __forceinline__ void pv(float (&o)[64], const uint32_t (&p)[32], const unsigned char *v,
+                                   bool accumulate) {
+  const uint64_t dv = make_desc_mn_sw128(v);
+#pragma unroll
+  for (int j = 0; j < BN / 16; ++j)
+    mma_rs_bf16_tb(o, p[4 * j], p[4 * j + 1], p[4 * j + 2], p[4 * j + 3],
+                   dv + uint64_t((j * 2048) >> 4), accumulate || j > 0);
+}
+
+/// Online softmax of one key block in place: s becomes exp2(s * scale_log2 -
+/// m_new * scale_log2) (fp32); m, l updated; sc = the factor for O. Thread
+/// rows: r (s[4g], s[4g+1]) and r + 8 (s[4g+2], s[4g+3]); a row lives in the
+/// four threads of a quad. l stays a per-thread partial sum (the quad's
+/// factors agree), reduced in the epilogue.
+template <bool FIRST>
+__device__ __forceinline__ void softmax(float (&s)[64], float &m0, float &m1, float &l0,
+                                        float &l1, float &sc0, float &sc1, float scale_log2) {
+  float mx0 = m0, mx1 = m1;
+#pragma unroll
+  for (int g = 0; g < 16; ++g) {
+    mx0 = fmaxf(mx0, fmaxf(s[4 * g], s[4 * g + 1]));
+    mx1 = fmaxf(mx1, fmaxf(s[4 * g + 2], s[4 * g + 3]));
+  }
+  mx0 = fmaxf(mx0, __shfl_xor_sync(0xffffffffu, mx0, 1));
+  mx1 = fmaxf(mx1, __shfl_xor_sync(0xffffffffu, mx1, 1));
+  mx0 = fmaxf(mx0, __shfl_xor_sync(0xffffffffu, mx0, 2));
+  mx1 = fmaxf(mx1, __shfl_xor_sync(0xffffffffu, mx1, 2));
+  // A row with every score masked so far keeps m = -inf: use 0 so that
+  // -inf - (-inf) never happens (its p are all 0).
+  const float ms0 = mx0 == -INFINITY ? 0.f : mx0 * scale_log2;
+  const float ms1 = mx1 == -INFINITY ? 0.f : mx1 * scale_log2;
+  if (FIRST) {
+    sc0 = sc1 = 0.f;
+  } else {
+    sc0 = ex2(m0 * scale_log2 - ms0);
+    sc1 = ex2(m1 * scale_log2 - ms1);
+  }
+  float r0 = 0.f, r1 = 0.f;
+#pragma unroll
+  for (int g = 0; g < 16; ++g) {
+    s[4 * g + 0] = ex2(fmaf(s[4 * g + 0], scale_log2, -ms0));
+    s[4 * g + 1] = ex2(fmaf(s[4 * g + 1], scale_log2, -ms0));
+    s[4 * g + 2] = ex2(fmaf(s[4 * g + 2], scale_log2, -ms1));
+    s[4 * g + 3] = ex2(fmaf(s[4 * g + 3], scale_log2, -ms1));
+    r0 += s[4 * g + 0] + s[4 * g + 1];
+    r1 += s[4 * g + 2] + s[4 * g + 3];
+  }
+  l0 = FIRST ? r0 : fmaf(l0, sc0, r0);
+  l1 = FIRST ? r1 : fmaf(l1, sc1, r1);
+  m0 = mx0;
+  m1 = mx1;
+}
+
+/// Causal mask of a key block: key position > query position -> -inf.
+/// q0: this thread's first row's query position; k0: the key position of
+/// its first column (n * BN + 2 * (lane % 4)).
+__device__ __forceinline__ void causal_mask(float (&s)[64], int q0, int k0) {
+#pragma unroll
+  for (int g = 0; g < 16; ++g)
+#pragma unroll
+    for (int e = 0; e < 2; ++e) {
+      const int col = k0 + 8 * g + e;
+      if (col > q0)
+        s[4 * g + e] = -INFINITY;
+      if (col > q0 + 8)
+        s[4 * g + 2 + e] = -INFINITY;
+    }
+}
+
+__device__ __forceinline__ void rescale(float (&o)[64], float sc0, float sc1) {
+#pragma unroll
+  for (int g = 0; g < 16; ++g) {
+    o[4 * g + 0] *= sc0;
+    o[4 * g + 1] *= sc0;
+    o[4 * g + 2] *= sc1;
+    o[4 * g + 3] *= sc1;
+  }
+}
+
+__device__ __forceinline__ void to_bf16(uint32_t (&p)[32], const float (&s)[64]) {
+#pragma unroll
+  for (int i = 0; i < 32; ++i) {
+    const __nv_bfloat162 v = __floats2bfloat162_rn(s[2 * i], s[2 * i + 1]);
+    p[i] = *reinterpret_cast<const uint32_t *>(&v);
+  }
+}
+
+/// One arrival per warp on an empty barrier (lane 0, when `pred`), after the
+/// wgmma.wait_group that covers the warp's reads (the wait is
+/// warpgroup-aligned). A predicated arrive in one asm, not a branch: ptxas
+/// forgets which wgmma groups a wait_group covered at a basic-block boundary
+/// and waits for all of them before the next read of an accumulator, which
+/// serialized the softmax after PV (seen in SASS). ts::detail::arrive
+/// behind `if (lane == 0)` is such a branch.
+__device__ __forceinline__ void release(uint64_t *empty, unsigned lane, bool pred = true) {
+  const uint32_t addr = static_cast<uint32_t>(__cvta_generic_to_shared(empty));
+  asm volatile("{\n"
+               ".reg .pred p;\n"
+               "setp.ne.b32 p, %1, 0;\n"
+               "@p mbarrier.arrive.release.cta.shared::cta.b64 _, [%0];\n"
+               "}\n"
+               :
+               : "r"(addr), "r"(int(pred && lane == 0))
+               : "memory");
+}
+
+__device__ __forceinline__ void advance(unsigned &stage, unsigned &phase) {
+  if (++stage == kStages) {
+    stage = 0;
+    phase ^= 1u;
+  }
+}
+
+struct TileCoords {
+  int b, h, mi, n_count;
+};
+__device__ __forceinline__ TileCoords tile_coords(const Params &p, int t) {
+  TileCoords c;
+  int bh;
+  if (p.causal) {
+    // Longest first over the whole grid (all heads' last query blocks, then
+    // the ones before): the static round robin then balances the CTAs.
+    bh = t % p.bh_count;
+    c.mi = p.m_blocks - 1 - t / p.bh_count;
+  } else {
+    // A head's query blocks side by side: its K/V stay in L2.
+    bh = t / p.m_blocks;
+    c.mi = p.m_blocks - 1 - t % p.m_blocks;
+  }
+  c.b = bh / p.heads;
+  c.h = bh % p.heads;
+  // Causal: key blocks 0 .. the one holding the tile's last query.
+  c.n_count = p.causal ? min(p.n_blocks, ((c.mi + 1) * BM + BN - 1) / BN) : p.n_blocks;
+  return c;
+}
+
+template <bool PINGPONG>
+__device__ __forceinline__ void take_turn(unsigned c) {
+  if constexpr (PINGPONG)
+    named_sync(kTurnBar0 + c);
+}
+template <bool PINGPONG>
+__device__ __forceinline__ void pass_turn(unsigned c) {
+  if constexpr (PINGPONG)
+    named_arrive(kTurnBar0 + (c ^ 1u));
+}
+
+template <bool PINGPONG, bool TMA_STORE>
+__global__ void __launch_bounds__(kThreads, 1) attention_kernel(const __grid_constant__ Params p) {
+  extern __shared__ __align__(1024) unsigned char smem_raw[];
+  unsigned char *const smem = ts::detail::align_base<1024>(smem_raw);
+  uint64_t *const bars = reinterpret_cast<uint64_t *>(smem + kBarOff);
+  uint64_t *const q_full = bars;
+  uint64_t *const q_empty = bars + 1;
+  uint64_t *const k_full = bars + 2;
+  uint64_t *const k_empty = k_full + kStages;
+  uint64_t *const v_full = k_empty + kStages;
+  uint64_t *const v_empty = v_full + kStages;
+  const unsigned warp = ts::detail::warp_index();
+  const unsigned lane = ts::detail::lane_index();
+
+  if (threadIdx.x == 0) {
+    ts::detail::init_barriers(q_full, 1, 1);
+    ts::detail::init_barriers(q_empty, 1, kConsumerWarps);
+    ts::detail::init_barriers(k_full, kStages, 1);
+    ts::detail::init_barriers(k_empty, kStages, kConsumerWarps);
+    ts::detail::init_barriers(v_full, kStages, 1);
+    ts::detail::init_barriers(v_empty, kStages, kConsumerWarps);
+    ts::detail::fence_barrier_init();
+  }
+  __syncthreads();
+
+  if (warp < 4) {
+    // ---- producer warpgroup: lane 0 of warp 0 issues every load ----
+    ts::detail::setmaxnreg_dec<kProducerRegs>();
+    if (warp == 0 && lane == 0) {
+      ts::tma::prefetch_descriptor(&p.q);
+      ts::tma::prefetch_descriptor(&p.k);
+      ts::tma::prefetch_descriptor(&p.v);
+      unsigned kst = 0, kph = 0, vst = 0, vph = 0, qph = 0;
+      for (int t = blockIdx.x; t < p.num_tiles; t += gridDim.x) {
+        const TileCoords tc = tile_coords(p, t);
+        const int row0 = tc.b * p.seqlen; // token row of (b, 0)
+        ts::detail::wait_parity(q_empty, qph ^ 1u); // fresh barrier: passes
+        qph ^= 1u;
+        ts::detail::arrive_expect_tx(q_full, kTileBytes);
+        unsigned char *const sq = smem + kQOff;
+        ts::tma::load_with_barrier(sq, &p.q, {0, tc.h, row0 + tc.mi * BM}, q_full);
+        ts::tma::load_with_barrier(sq + kHalfBytes, &p.q, {64, tc.h, row0 + tc.mi * BM}, q_full);
+        for (int i = 0; i < tc.n_count; ++i) {
+          const int n = tc.n_count - 1 - i;
+          ts::detail::wait_parity(k_empty + kst, kph ^ 1u);
+          ts::detail::arrive_expect_tx(k_full + kst, kTileBytes);
+          unsigned char *const sk = smem + kKOff + kst * kTileBytes;
+          ts::tma::load_with_barrier(sk, &p.k, {0, tc.h, row0 + n * BN}, k_full + kst);
+          ts::tma::load_with_barrier(sk + kHalfBytes, &p.k, {64, tc.h, row0 + n * BN},
+                                     k_full + kst);
+          advance(kst, kph);
+          ts::detail::wait_parity(v_empty + vst, vph ^ 1u);
+          ts::detail::arrive_expect_tx(v_full + vst, kTileBytes);
+          unsigned char *const sv = smem + kVOff + vst * kTileBytes;
+          ts::tma::load_with_barrier(sv, &p.v, {0, tc.h, row0 + n * BN}, v_full + vst);
+          ts::tma::load_with_barrier(sv + kHalfBytes, &p.v, {64, tc.h, row0 + n * BN},
+                                     v_full + vst);
+          advance(vst, vph);
+        }
+      }
+      // Drain: every stage handed back before the producer leaves.
+      for (int i = 0; i < kStages; ++i) {
+        ts::detail::wait_parity(k_empty + kst, kph ^ 1u);
+        advance(kst, kph);
+        ts::detail::wait_parity(v_empty + vst, vph ^ 1u);
+        advance(vst, vph);
+      }
+      ts::detail::wait_parity(q_empty, qph ^ 1u);
+    }
+    return;
+  }
+
+  // ---- consumer warpgroups ----
+  ts::detail::setmaxnreg_inc<kConsumerRegs>();
+  const unsigned c = warp / 4 - 1;                 // consumer 0 or 1
+  const int row_in_tile = int(c) * 64 + int(warp % 4) * 16 + int(lane / 4); // and + 8
+  const unsigned char *const sq = smem + kQOff + c * 64 * 128; // this warpgroup's 64 rows
+  if (PINGPONG && c == 0)
+    named_arrive(kTurnBar0); // consumer 0 takes the first turn
+
+  float o[64], s[64];
+  uint32_t pr[32];
+#pragma unroll
+  for (int i = 0; i < 64; ++i)
+    o[i] = 0.f;
+  unsigned kst = 0, kph = 0, vst = 0, vph = 0, qph = 0;
+  const float sl2 = p.scale_log2;
+
+  for (int t = blockIdx.x; t < p.num_tiles; t += gridDim.x) {
+    const TileCoords tc = tile_coords(p, t);
+    const int q_pos0 = tc.mi * BM + row_in_tile; // query position of this thread's first row
+    float m0 = -INFINITY, m1 = -INFINITY, l0 = 0.f, l1 = 0.f, sc0, sc1;
+
+    ts::detail::wait_parity(q_full, qph);
+    qph ^= 1u;
+
+    // First key block (the last one: the diagonal when causal): S only.
+    {
+      const int n = tc.n_count - 1;
+      ts::detail::wait_parity(k_full + kst, kph);
+      take_turn<PINGPONG>(c);
+      ts::wgmma::fence();
+      qk(s, sq, smem + kKOff + kst * kTileBytes);
+      ts::wgmma::commit_group();
+      pass_turn<PINGPONG>(c);
+      ts::wgmma::wait_group<0>();
+      ts::wgmma::fence_operand(s);
+      release(k_empty + kst, lane);
+      advance(kst, kph);
+      if (tc.n_count == 1)
+        release(q_empty, lane);
+      if (p.causal && n * BN + BN - 1 > tc.mi * BM)
+        causal_mask(s, q_pos0, n * BN + 2 * int(lane % 4));
+      softmax<true>(s, m0, m1, l0, l1, sc0, sc1, sl2);
+    }
+
+    for (int i = 1; i < tc.n_count; ++i) {
+      // P of the previous block. Converted here, at the top of the loop, and
+      // not at the end of the previous step: there ptxas hoists that step's
+      // wait_group 0 above its softmax (to write the P registers the
+      // in-flight PV reads), and nothing overlaps PV (seen in SASS).
+      to_bf16(pr, s);
+      ts::detail::wait_parity(k_full + kst, kph);
+      ts::detail::wait_parity(v_full + vst, vph);
+      take_turn<PINGPONG>(c);
+      ts::wgmma::fence();
+      qk(s, sq, smem + kKOff + kst * kTileBytes); // S of block n_count - 1 - i
+      ts::wgmma::commit_group();
+      // O to the running max of the previous softmax (as FA3 does, here
+      // rather than after the wait below, so that only the P conversion
+      // waits for PV). i == 1: O is overwritten by this PV anyway.
+      rescale(o, sc0, sc1);
+      ts::wgmma::fence(); // the accumulator was just written
+      pv(o, pr, smem + kVOff + vst * kTileBytes, i > 1); // O += P V of the block before
+      ts::wgmma::commit_group();
+      pass_turn<PINGPONG>(c);
+      ts::wgmma::wait_group<1>(); // S done
+      ts::wgmma::fence_operand(s);
+      release(k_empty + kst, lane);
+      advance(kst, kph);
+      release(q_empty, lane, i == tc.n_count - 1); // the tile's last QK^T has read Q
+      // No mask here: with BN == BM only the first (diagonal) block needs
+      // one (and a branch here would end the basic block, see release()).
+      softmax<false>(s, m0, m1, l0, l1, sc0, sc1, sl2);
+      // Pins the softmax before the wait: without it nvcc sinks the ex2s to
+      // their use after wait_group 0, and nothing overlaps PV (seen in SASS).
+      ts::wgmma::fence_operand(s);
+      // See keep_p_live: P live through the softmax, and (its never-taken
+      // branches) a basic-block boundary that ptxas does not hoist the
+      // wait below across.
+      keep_p_live(pr, p.never, smem + kOOff);
+      ts::wgmma::wait_group<0>(); // PV done: V stage and P registers free
+      ts::wgmma::fence_operand(o);
+      release(v_empty + vst, lane);
+      advance(vst, vph);
+    }
+
+    // Last PV.
+    to_bf16(pr, s);
+    ts::detail::wait_parity(v_full + vst, vph);
+    if (tc.n_count > 1)
+      rescale(o, sc0, sc1);
+    take_turn<PINGPONG>(c);
+    ts::wgmma::fence();
+    pv(o, pr, smem + kVOff + vst * kTileBytes, tc.n_count > 1);
+    ts::wgmma::commit_group();
+    pass_turn<PINGPONG>(c);
+    ts::wgmma::wait_group<0>();
+    ts::wgmma::fence_operand(o);
+    release(v_empty + vst, lane);
+    advance(vst, vph);
+
+    // Epilogue: O / l to bf16 (through shared memory and TMA, or straight from
+    // registers), LSE per row from registers.
+    l0 += __shfl_xor_sync(0xffffffffu, l0, 1);
+    l1 += __shfl_xor_sync(0xffffffffu, l1, 1);
+    l0 += __shfl_xor_sync(0xffffffffu, l0, 2);
+    l1 += __shfl_xor_sync(0xffffffffu, l1, 2);
+    const float inv0 = 1.f / l0, inv1 = 1.f / l1;
+    if constexpr (TMA_STORE) {
+      // This warpgroup's 64 x 128 slice into its staging buffer as two
+      // 64 x 64 halves, 128-byte swizzled (16-byte chunk j of row r at
+      // j ^ (r % 8): conflict-free), then two TMA stores by its thread 0.
+      unsigned char *const ob = smem + kOOff + c * kOBytesPerWg;
+      const bool issuer = (threadIdx.x & 127u) == 0;
+      if (issuer) // the previous tile's stores have read the buffer
+        ts::tma::wait_store_reads<0>();
+      ts::sync_warpgroup();
+      const unsigned r = (warp % 4) * 16 + lane / 4; // rows r and r + 8 of the slice
+#pragma unroll
+      for (int g = 0; g < 16; ++g) {
+        const unsigned off = (g / 8) * (kOBytesPerWg / 2) +
+                             ((unsigned(g % 8) ^ (r & 7u)) << 4) + (lane % 4) * 4;
+        *reinterpret_cast<__nv_bfloat162 *>(ob + r * 128 + off) =
+            __floats2bfloat162_rn(o[4 * g + 0] * inv0, o[4 * g + 1] * inv0);
+        *reinterpret_cast<__nv_bfloat162 *>(ob + (r + 8) * 128 + off) =
+            __floats2bfloat162_rn(o[4 * g + 2] * inv1, o[4 * g + 3] * inv1);
+      }
+      ts::tma::store_fence(); // visible to the TMA unit
+      ts::sync_warpgroup();
+      if (issuer) {
+        const int row = tc.b * p.seqlen + tc.mi * BM + int(c) * 64;
+        ts::tma::issue_store(&p.o_map, {0, tc.h, row}, ob);
+        ts::tma::issue_store(&p.o_map, {64, tc.h, row}, ob + kOBytesPerWg / 2);
+      }
+    } else {
+      const size_t row_stride = size_t(p.heads) * D; // elements between tokens
+      __nv_bfloat16 *const o0 = p.o + (size_t(tc.b) * p.seqlen + q_pos0) * row_stride +
+                                size_t(tc.h) * D + 2 * (lane % 4);
+      __nv_bfloat16 *const o1 = o0 + 8 * row_stride;
+#pragma unroll
+      for (int g = 0; g < 16; ++g) {
+        *reinterpret_cast<__nv_bfloat162 *>(o0 + 8 * g) =
+            __floats2bfloat162_rn(o[4 * g + 0] * inv0, o[4 * g + 1] * inv0);
+        *reinterpret_cast<__nv_bfloat162 *>(o1 + 8 * g) =
+            __floats2bfloat162_rn(o[4 * g + 2] * inv1, o[4 * g + 3] * inv1);
+      }
+    }
+    if (lane % 4 == 0) {
+      float *const lse = p.lse + (size_t(tc.b) * p.heads + tc.h) * p.seqlen + q_pos0;
+      lse[0] = m0 * p.scale + logf(l0);
+      lse[8] = m1 * p.scale + logf(l1);
+    }
+  }
+  if (PINGPONG && c == 0)
+    named_sync(kTurnBar0); // absorbs consumer 1's last hand-over
+  if (TMA_STORE && (threadIdx.x & 127u) == 0) // the stores are done before the CTA leaves
+    cuda::ptx::cp_async_bulk_wait_group(cuda::ptx::n32_t<0>{});
+}
+
+// ---- host ----
+
+/// 3D map of a [rows][heads][D] bf16 tensor (rows = batch * seqlen): dims
+/// (d, head, row), box 64 x 1 x 128, 128-byte swizzle. ts/tensor_map.h has
+/// only a 2D encoder, so this calls its driver entry point directly.
+static cudaError_t encode_qkv(CUtensorMap *map, const void *base, int rows, int heads,
+                              unsigned box_rows = 128) {
+  cudaError_t err;
+  const PFN_cuTensorMapEncodeTiled_v12000 fn = ts::tensor_map::encode_tiled_fn(&err);
+  if (!fn)
+    return err;
+  const cuuint64_t dims[3] = {cuuint64_t(D), cuuint64_t(heads), cuuint64_t(rows)};
+  const cuuint64_t strides[2] = {cuuint64_t(D) * 2, cuuint64_t(heads) * D * 2};
+  const cuuint32_t box[3] = {64, 1, box_rows};
+  const cuuint32_t elem_strides[3] = {1, 1, 1};
+  const CUresult r = fn(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 3, const_cast<void *>(base), dims,
+                        strides, box, elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                        CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                        CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
+}
+
+template <bool PINGPONG, bool TMA_STORE>
+static int run(const void *q, const void *k, const void *v, void *o, float *lse, int batch,
+               int seqlen, int heads, int head_dim, int causal, cudaStream_t stream) {
+  if (head_dim != D || seqlen <= 0 || seqlen % BM != 0 || seqlen % BN != 0 || batch <= 0 ||
+      heads <= 0 || int64_t(batch) * seqlen >= (int64_t(1) << 31) ||
+      ((reinterpret_cast<uintptr_t>(q) | reinterpret_cast<uintptr_t>(k) |
+        reinterpret_cast<uintptr_t>(v) | reinterpret_cast<uintptr_t>(o)) % 16) != 0 ||
+      (reinterpret_cast<uintptr_t>(lse) % 4) != 0)
+    return 1;
+  auto kernel = attention_kernel<PINGPONG, TMA_STORE>;
+  static int sms = 0;
+  if (sms == 0) {
+    int dev = 0;
+    if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             int(kSmemBytes)) != cudaSuccess ||
+        cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess) {
+      sms = 0;
+      return 2;
+    }
+  }
+  // Maps re-encoded only when the tensors or the shape change.
+  struct cache_t {
+    const void *q = nullptr, *k = nullptr, *v = nullptr, *o = nullptr;
+    int rows = 0, heads = 0;
+    CUtensorMap mq, mk, mv, mo;
+  };
+  static thread_local cache_t cache;
+  const int rows = batch * seqlen;
+  if (cache.q != q || cache.k != k || cache.v != v || cache.o != o || cache.rows != rows ||
+      cache.heads != heads) {
+    if (encode_qkv(&cache.mq, q, rows, heads) != cudaSuccess ||
+        encode_qkv(&cache.mk, k, rows, heads) != cudaSuccess ||
+        encode_qkv(&cache.mv, v, rows, heads) != cudaSuccess ||
+        encode_qkv(&cache.mo, o, rows, heads, 64) != cudaSuccess) {
+      cache.q = nullptr;
+      return 2;
+    }
+    cache.q = q;
+    cache.k = k;
+    cache.v = v;
+    cache.o = o;
+    cache.rows = rows;
+    cache.heads = heads;
+  }
+  Params p;
+  p.q = cache.mq;
+  p.k = cache.mk;
+  p.v = cache.mv;
+  p.o_map = cache.mo;
+  p.o = static_cast<__nv_bfloat16 *>(o);
+  p.lse = lse;
+  p.seqlen = seqlen;
+  p.heads = heads;
+  p.m_blocks = seqlen / BM;
+  p.n_blocks = seqlen / BN;
+  p.num_tiles = batch * heads * p.m_blocks;
+  p.bh_count = batch * heads;
+  p.causal = causal ? 1 : 0;
+  p.never = 0;
+  p.scale = 1.f / std::sqrt(float(D));
+  p.scale_log2 = p.scale * 1.4426950408889634f;
+  const int grid = p.num_tiles < sms ? p.num_tiles : sms;
+  kernel<<<grid, kThreads, kSmemBytes, stream>>>(p);
+  return cudaGetLastError() == cudaSuccess ? 0 : 2;
+}
+
+} // namespace attn_hand
+
+extern "C" int attention_sm90_hand(const void *q, const void *k, const void *v, void *o,
+                                   float *lse, int batch, int seqlen, int heads, int head_dim,
+                                   int causal, cudaStream_t stream) {
+  return attn_hand::run<true, true>(q, k, v, o, lse, batch, seqlen, heads, head_dim, causal,
+                                    stream);
+}
+
+extern "C" int attention_sm90_hand_nopp(const void *q, const void *k, const void *v, void *o,
+                                        float *lse, int batch, int seqlen, int heads,
+                                        int head_dim, int causal, cudaStream_t stream) {
+  return attn_hand::run<false, true>(q, k, v, o, lse, batch, seqlen, heads, head_dim, causal,
+                                     stream);
+}
+
+extern "C" int attention_sm90_hand_regstore(const void *q, const void *k, const void *v, void *o,
+                                            float *lse, int batch, int seqlen, int heads,
+                                            int head_dim, int causal, cudaStream_t stream) {
+  return attn_hand::run<true, false>(q, k, v, o, lse, batch, seqlen, heads, head_dim, causal,
+                                     stream);
+}
+
+#ifndef ATTN_HAND_LIBRARY
+// Self-check: random inputs, both entry points, non-causal and causal,
+// against a double-precision CPU reference (every row for small shapes,
+// otherwise 512 sampled query rows per run).
+#include <cstdlib>
+#include <vector>
+
+static float bf16_to_float(__nv_bfloat16 x) { return __bfloat162float(x); }
+
+int main(int argc, char **argv) {
+  const int B = argc > 1 ? std::atoi(argv[1]) : 1;
+  const int S = argc > 2 ? std::atoi(argv[2]) : 256;
+  const int H = argc > 3 ? std::atoi(argv[3]) : 2;
+  const int Dh = attn_hand::D;
+  const size_t n = size_t(B) * S * H * Dh;
+  std::vector<__nv_bfloat16> hq(n), hk(n), hv(n), ho(n);
+  uint32_t seed = 12345u;
+  auto rnd = [&]() { // uniform in [-2, 2)
+    seed = seed * 1664525u + 1013904223u;
+    return (float((seed >> 8) & 0xFFFFFF) / float(1 << 24)) * 4.f - 2.f;
+  };
+  for (size_t i = 0; i < n; ++i) {
+    hq[i] = __float2bfloat16(rnd());
+    hk[i] = __float2bfloat16(rnd());
+    hv[i] = __float2bfloat16(rnd());
+  }
+  __nv_bfloat16 *dq, *dk, *dv, *dout;
+  float *dlse;
+  const size_t nl = size_t(B) * H * S;
+  if (cudaMalloc(&dq, n * 2) || cudaMalloc(&dk, n * 2) || cudaMalloc(&dv, n * 2) ||
+      cudaMalloc(&dout, n * 2) || cudaMalloc(&dlse, nl * 4)) {
+    std::printf("cudaMalloc failed\n");
+    return 2;
+  }
+  cudaMemcpy(dq, hq.data(), n * 2, cudaMemcpyHostToDevice);
+  cudaMemcpy(dk, hk.data(), n * 2, cudaMemcpyHostToDevice);
+  cudaMemcpy(dv, hv.data(), n * 2, cudaMemcpyHostToDevice);
+  std::vector<float> hl(nl);
+  const double scale = 1.0 / std::sqrt(double(Dh));
+  const bool all_rows = size_t(B) * H * S <= 4096;
+  int failures = 0;
+  static const char *const names[3] = {"pingpong", "nopp", "regstore"};
+  for (int variant = 0; variant < 3; ++variant)
+    for (int causal = 0; causal < 2; ++causal) {
+      cudaMemset(dout, 0xFF, n * 2); // NaN pattern: unwritten outputs fail
+      cudaMemset(dlse, 0xFF, nl * 4);
+      const int rc =
+          variant == 0   ? attention_sm90_hand(dq, dk, dv, dout, dlse, B, S, H, Dh, causal, 0)
+          : variant == 1 ? attention_sm90_hand_nopp(dq, dk, dv, dout, dlse, B, S, H, Dh, causal, 0)
+                         : attention_sm90_hand_regstore(dq, dk, dv, dout, dlse, B, S, H, Dh,
+                                                        causal, 0);
+      const cudaError_t e = cudaDeviceSynchronize();
+      if (rc != 0 || e != cudaSuccess) {
+        std::printf("%s causal=%d: rc=%d, %s\n", names[variant], causal, rc,
+                    cudaGetErrorString(e));
+        return 2;
+      }
+      cudaMemcpy(ho.data(), dout, n * 2, cudaMemcpyDeviceToHost);
+      cudaMemcpy(hl.data(), dlse, nl * 4, cudaMemcpyDeviceToHost);
+      double max_o = 0, max_l = 0;
+      std::vector<double> sc(S), acc(Dh);
+      const int rows = all_rows ? B * H * S : 512;
+      for (int r = 0; r < rows; ++r) {
+        const size_t idx = all_rows ? size_t(r) : (size_t(r) * 2654435761u) % (size_t(B) * H * S);
+        const int b = int(idx / (size_t(H) * S)), h = int(idx / S % H), i = int(idx % S);
+        const int kend = causal ? i + 1 : S;
+        double mx = -1e300;
+        for (int j = 0; j < kend; ++j) {
+          double d = 0;
+          for (int x = 0; x < Dh; ++x)
+            d += double(bf16_to_float(hq[((size_t(b) * S + i) * H + h) * Dh + x])) *
+                 double(bf16_to_float(hk[((size_t(b) * S + j) * H + h) * Dh + x]));
+          sc[j] = d * scale;
+          mx = sc[j] > mx ? sc[j] : mx;
+        }
+        double sum = 0;
+        for (int x = 0; x < Dh; ++x)
+          acc[x] = 0;
+        for (int j = 0; j < kend; ++j) {
+          const double w = std::exp(sc[j] - mx);
+          sum += w;
+          for (int x = 0; x < Dh; ++x)
+            acc[x] += w * double(bf16_to_float(hv[((size_t(b) * S + j) * H + h) * Dh + x]));
+        }
+        for (int x = 0; x < Dh; ++x) {
+          const double got = bf16_to_float(ho[((size_t(b) * S + i) * H + h) * Dh + x]);
+          const double err = std::fabs(got - acc[x] / sum);
+          max_o = (err > max_o || err != err) ? (err != err ? 1e30 : err) : max_o;
+        }
+        const double lse_ref = mx + std::log(sum);
+        const double got_l = hl[(size_t(b) * H + h) * S + i];
+        const double err_l = std::fabs(got_l - lse_ref);
+        max_l = (err_l > max_l || err_l != err_l) ? (err_l != err_l ? 1e30 : err_l) : max_l;
+      }
+      const bool ok = max_o < 2e-2 && max_l < 1e-3;
+      failures += !ok;
+      std::printf("%-8s B=%d S=%d H=%d D=%d causal=%d rows=%d: max|O-ref|=%.3e max|LSE-ref|=%.3e %s\n",
+                  names[variant], B, S, H, Dh, causal, rows, max_o, max_l,
+                  ok ? "ok" : "FAIL");
+    }
+  cudaFree(dq);
+  cudaFree(dk);
+  cudaFree(dv);
+  cudaFree(dout);
+  cudaFree(dlse);
+  return failures ? 1 : 0;
+}
+#endif

@@ -124,6 +124,44 @@ inline cudaError_t encode(tma::map<T, BoxRows, BoxCols> *map, const void *base, 
                    swizzle, promotion);
 }
 
+/// A map of any rank (1 to 5) whose box is its type: `extent` elements per
+/// dimension and `stride` bytes between consecutive indices of every
+/// dimension but the innermost, both outermost first as the box is
+/// (ts::tma::map<bf16, 128, 1, 64> over [tokens][heads][64]: extent {S, H,
+/// 64}, stride {H * 128, 128}). Coordinates of ts::tma::load stay innermost
+/// first, as the hardware takes them.
+template <class T, uint32_t... Box>
+inline cudaError_t encode(tma::map<T, Box...> *map, const void *base,
+                          const uint64_t (&extent)[sizeof...(Box)],
+                          const uint64_t (&stride)[sizeof...(Box) - 1],
+                          CUtensorMapSwizzle swizzle = CU_TENSOR_MAP_SWIZZLE_NONE,
+                          CUtensorMapL2promotion promotion = CU_TENSOR_MAP_L2_PROMOTION_L2_256B) {
+  constexpr unsigned R = sizeof...(Box);
+  const uint32_t box_outer_first[R] = {Box...};
+  cuuint64_t dims[R], strides[R > 1 ? R - 1 : 1] = {};
+  cuuint32_t box[R], elem_strides[R];
+  for (unsigned i = 0; i < R; ++i) { // innermost first for the driver
+    dims[i] = extent[R - 1 - i];
+    box[i] = box_outer_first[R - 1 - i];
+    elem_strides[i] = 1;
+    if (i + 1 < R && (stride[R - 2 - i] % 16 != 0))
+      return cudaErrorInvalidValue; // TMA strides are multiples of 16 bytes
+    if (i + 1 < R)
+      strides[i] = stride[R - 2 - i];
+  }
+  cudaError_t err;
+  const PFN_cuTensorMapEncodeTiled_v12000 fn = encode_tiled_fn(&err);
+  if (!fn)
+    return err;
+  if (reinterpret_cast<uintptr_t>(base) % 16 != 0)
+    return cudaErrorInvalidValue;
+  const CUresult r =
+      fn(static_cast<CUtensorMap *>(map), data_type<T>::value, R, const_cast<void *>(base), dims,
+         strides, box, elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, promotion,
+         CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
+}
+
 /// kmajor_bf16_sw128 with the box rows from the map's type.
 template <uint32_t BoxRows>
 inline cudaError_t kmajor_bf16_sw128(tma::map<__nv_bfloat16, BoxRows, 64> *map, const void *base,

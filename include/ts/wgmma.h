@@ -231,6 +231,54 @@ __device__ __forceinline__ void mma_bf16(float (&d)[128], uint64_t desc_a, uint6
 #endif
 }
 
+/// Descriptor of an MN-major bf16 tile with 128-byte swizzle (the layout a
+/// TMA box of K rows x 64 MN elements writes: wgmma's transposed B, e.g.
+/// attention's V): 8-row groups of K 1024 bytes apart (SBO), consecutive
+/// 64-element blocks of MN `mn_block_bytes` apart (LBO: one box's bytes when
+/// the boxes of the MN halves follow each other).
+__device__ __forceinline__ uint64_t make_desc_mn_sw128(const void *smem,
+                                                       uint32_t mn_block_bytes) {
+  const uint32_t addr = static_cast<uint32_t>(__cvta_generic_to_shared(smem));
+  return (uint64_t((mn_block_bytes >> 4) & 0x3FFFu) << 16) | (uint64_t(1024 >> 4) << 32) |
+         (uint64_t(1) << 62) | uint64_t((addr & 0x3FFFFu) >> 4);
+}
+
+/// D[64 x 128] (+)= A[64 x 16] * B[16 x 128] with A (bf16) from registers
+/// in the m64k16 A-fragment layout (a0..a3: this thread's four pairs, the
+/// same layout as the accumulator's columns 16k..16k+15 converted to bf16),
+/// B from shared memory: K-major, or MN-major with TransB (descriptor from
+/// make_desc_mn_sw128). Like every ts::wgmma MMA it reads B's stage until a
+/// wait_group covers its group; the A registers may not be written before.
+template <bool TransB = false>
+__device__ __forceinline__ void mma_rs_bf16(float (&d)[64], uint32_t a0, uint32_t a1, uint32_t a2,
+                                            uint32_t a3, uint64_t desc_b, bool accumulate) {
+#if LIBTS_HAS_WGMMA
+  asm volatile(
+      "{\n"
+      ".reg .pred p;\n"
+      "setp.ne.b32 p, %69, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {"
+      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, "
+      "{%64, %65, %66, %67}, %68, p, 1, 1, %70;\n"
+      "}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+        "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+        "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+      : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(int(accumulate)), "n"(int(TransB)));
+#else
+  detail::unsupported();
+  (void)d; (void)a0; (void)a1; (void)a2; (void)a3; (void)desc_b; (void)accumulate;
+#endif
+}
+
 } // namespace wgmma
 } // namespace ts
 

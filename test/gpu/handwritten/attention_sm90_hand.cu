@@ -189,51 +189,10 @@ __device__ __forceinline__ void keep_p_live(const uint32_t (&p)[32], int never, 
                  : "memory");
 }
 
-/// Descriptor of an N-major (transposed) bf16 B operand with 128-byte
-/// swizzle, as a TMA box of rows x 64 columns writes it where the rows are K
-/// and the 64 columns N: CUTLASS's canonical MN-major SW128 layout
-/// ((8 elems, 8, n), (8, k)) : ((1, 8 elems, LBO), (64 elems, SBO)), i.e.
-/// LBO = bytes between 64-column halves of N (one box: 128 rows x 128 B),
-/// SBO = bytes between groups of 8 K rows (8 x 128 B).
-constexpr uint64_t kDescMnSw128Bits = (uint64_t(kHalfBytes >> 4) << 16) | // LBO = 16 KiB
-                                      (uint64_t(1024 >> 4) << 32) |       // SBO = 1 KiB
-                                      (uint64_t(1) << 62);                // 128B swizzle
-__device__ __forceinline__ uint64_t make_desc_mn_sw128(const void *smem) {
-  const uint32_t addr = static_cast<uint32_t>(__cvta_generic_to_shared(smem));
-  return kDescMnSw128Bits | uint64_t((addr & 0x3FFFFu) >> 4);
-}
-
-/// D[64 x 128] (+)= A[64 x 16] * B[16 x 128], A (bf16) from registers in the
-/// m64k16 A-fragment layout, B from shared memory N-major (imm-trans-b = 1).
-/// ts/wgmma.h has only the shared-memory (SS) form with K-major operands.
-__device__ __forceinline__ void mma_rs_bf16_tb(float (&d)[64], uint32_t a0, uint32_t a1,
-                                               uint32_t a2, uint32_t a3, uint64_t desc_b,
-                                               bool accumulate) {
-#if LIBTS_HAS_WGMMA
-  asm volatile(
-      "{\n"
-      ".reg .pred p;\n"
-      "setp.ne.b32 p, %69, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {"
-      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
-      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
-      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
-      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, "
-      "{%64, %65, %66, %67}, %68, p, 1, 1, 1;\n"
-      "}\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
-        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
-        "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
-        "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
-        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
-      : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(int(accumulate)));
-#else
-  ts::wgmma::detail::unsupported();
-  (void)d; (void)a0; (void)a1; (void)a2; (void)a3; (void)desc_b; (void)accumulate;
-#endif
+/// V as wgmma's B: N-major (transposed), 128-byte swizzle, the two
+/// 64-column halves of the 128-row box 16 KiB apart (LBO).
+__device__ __forceinline__ uint64_t make_desc_v(const void *smem) {
+  return ts::wgmma::make_desc_mn_sw128(smem, kHalfBytes);
 }
 
 /// S = Q K^T for this warpgroup's 64 rows: q = its 64 rows of the Q tile
@@ -255,10 +214,10 @@ __device__ __forceinline__ void qk(float (&s)[64], const unsigned char *q, const
 /// P register 4j + r is the pair S[8j + 2r], S[8j + 2r + 1].
 __device__ __forceinline__ void pv(float (&o)[64], const uint32_t (&p)[32], const unsigned char *v,
                                    bool accumulate) {
-  const uint64_t dv = make_desc_mn_sw128(v);
+  const uint64_t dv = make_desc_v(v);
 #pragma unroll
   for (int j = 0; j < BN / 16; ++j)
-    mma_rs_bf16_tb(o, p[4 * j], p[4 * j + 1], p[4 * j + 2], p[4 * j + 3],
+    ts::wgmma::mma_rs_bf16<true>(o, p[4 * j], p[4 * j + 1], p[4 * j + 2], p[4 * j + 3],
                    dv + uint64_t((j * 2048) >> 4), accumulate || j > 0);
 }
 

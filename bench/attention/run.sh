@@ -9,6 +9,9 @@
 #   NVCC=path     nvcc (default: nvcc on PATH, else /usr/local/cuda/bin/nvcc)
 #   PYTHON=path   python with torch (default python3)
 #   NO_BUILD=1    use the libraries already in $OUT (built elsewhere)
+#   LIBTS_SRC=f.cu  also build the libts kernel from its emitted source
+#                 (build/bin/libts-clang++ --libts-emit=f.cu examples/attention_sm90.cu)
+#                 and benchmark it as "libts"
 #   NO_RUN=1      build only (no GPU needed)
 #   SANITIZE=1    also build the hand kernel's self-check program and run it
 #                 under compute-sanitizer memcheck on batch 1, seqlen 256,
@@ -34,6 +37,10 @@ if [[ ${NO_BUILD:-0} != 1 ]]; then
   echo "== build ($("$NVCC" --version | tail -1))"
   "$NVCC" "${FLAGS[@]}" -DATTN_HAND_LIBRARY -shared -Xcompiler -fPIC -Xptxas -v "$HAND" \
     -o "$OUT/attention_sm90_hand.so" 2> "$OUT/ptxas-hand.txt"
+  if [[ -n ${LIBTS_SRC:-} ]]; then
+    "$NVCC" "${FLAGS[@]}" -DATTN_NO_MAIN -shared -Xcompiler -fPIC -Xptxas -v "$LIBTS_SRC" \
+      -o "$OUT/attention_sm90_libts.so" 2> "$OUT/ptxas-libts.txt"
+  fi
   cat "$OUT"/ptxas-*.txt > "$OUT/ptxas.txt"
   echo "== registers / spills (ptxas -v)"
   awk '/Compiling entry function/ { f = $7 } /spill stores/ { s = $0 } /Used [0-9]+ registers/ {
@@ -53,4 +60,7 @@ if [[ ${SANITIZE:-0} == 1 ]]; then
 fi
 
 echo "== bench ($*)"
-"$PYTHON" bench/attention/bench.py --lib-dir "$OUT" "$@" 2>&1 | tee "$OUT/bench.txt"
+LIBTS_IMPL=()
+[[ -f $OUT/attention_sm90_libts.so ]] &&
+  LIBTS_IMPL=(--impl "libts:$OUT/attention_sm90_libts.so:attention_sm90_libts")
+"$PYTHON" bench/attention/bench.py --lib-dir "$OUT" "${LIBTS_IMPL[@]}" "$@" 2>&1 | tee "$OUT/bench.txt"

@@ -116,8 +116,12 @@ TEST(Turns, TheSequenceSearchRunsTheRing) {
   Builder B;
   unsigned A = B.resource("A", PipelineKind::AsyncAsync, 2, 1024);
   unsigned Turn = B.resource("Mma", PipelineKind::Turns, 1, 0);
-  B.task("load", 0, 1).produces(A).loop(std::nullopt).body().inner(
-      std::nullopt).fill(A);
+  B.task("load", 0, 1)
+      .produces(A)
+      .loop(std::nullopt)
+      .body()
+      .inner(std::nullopt)
+      .fill(A);
   for (unsigned Pos = 0; Pos < 2; ++Pos)
     B.task("c" + std::to_string(Pos), 4 + 4 * Pos, 4)
         .consumes(A)

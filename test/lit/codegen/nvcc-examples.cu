@@ -25,6 +25,10 @@
 // emission compiles.
 // RUN: %ts_device -fsyntax-only -Werror %src/test/gpu/pdl_alias.cu -Xclang -plugin-arg-ts -Xclang -emit=%t.pdl.cu
 // RUN: %nvcc -O3 -c %t.pdl.cu -o %t.pdl.o
+// The attention example (issue 21), as a program and as bench/attention's library.
+// RUN: %ts_device -fsyntax-only -Werror %src/examples/attention_sm90.cu -Xclang -plugin-arg-ts -Xclang -emit=%t.attn.cu
+// RUN: %nvcc -O3 -c %t.attn.cu -o %t.attn.o
+// RUN: %nvcc -O3 -DATTN_NO_MAIN -Xcompiler -fPIC -c %t.attn.cu -o %t.attn.lib.o
 // So does the one for turns (ts::turns ping-pong), with and without them.
 // RUN: %ts_device -fsyntax-only -Werror %src/test/gpu/ping_pong.cu -Xclang -plugin-arg-ts -Xclang -emit=%t.pp.cu
 // RUN: %nvcc -O3 -c %t.pp.cu -o %t.pp.o

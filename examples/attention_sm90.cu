@@ -1,0 +1,510 @@
+// Attention forward (FlashAttention-3's structure) written with libts: the
+// first version of issue 21's example, after the hand-written yardstick
+// test/gpu/handwritten/attention_sm90_hand.cu (its regstore variant).
+// bf16 Q/K/V/O [B][S][H][128], LSE fp32 [B][H][S] (natural log), head dim
+// 128, 128-row query tiles, 128-key blocks, static persistent tile loop.
+// - load (warp 0, regs 24): Q per tile (one stage), K and V per key block
+//   (two stages each), rank-3 typed maps (token, head, d), two 64-column
+//   boxes per 128 x 128 tile.
+// - mma0 / mma1 (warps 4-7 / 8-11, regs 240): 64 query rows each, ping-pong
+//   through a ts::turns ring; per key block QK^T(n) and PV(n-1) in two wgmma
+//   groups (the second empty in the first step, so wait_group<1> always
+//   covers QK^T), K released after wait_group<1>; V(n) is waited for with
+//   K(n) and kept in a carried ts::stage for the next step's PV, released
+//   after that step's wait_group<0>; Q released after the k-loop; the last
+//   PV after the loop. libts has no template tasks yet: the two consumer
+//   tasks share their math through helpers.
+// - causal (runtime flag): the k-loop bound reads the tile (n_blocks_of),
+//   key blocks from the last down, the diagonal block masked.
+// - epilogue: O / l from registers to global, LSE from registers.
+// Verified with no findings for every inner and outer trip count (the
+// causal bound for every sequence of counts); correct on the H200 against
+// the CPU reference of main; 0.73-0.84 of the hand twin's speed so far
+// (docs/benchmarks.md; the known gaps: docs/attention-libts-draft.md).
+//
+//   libts-nvcc -std=c++17 -O3 attention_sm90.cu -o attn && ./attn [B S H]
+// -DATTN_NO_MAIN: library only (attention_sm90_libts, bench/attention ABI).
+#include <ts/ts.h>
+#include <ts/tensor_map.h>
+
+#include <cuda_bf16.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+namespace attn {
+
+constexpr int D = 128, BM = 128, BN = 128;
+constexpr unsigned kHalfBytes = 128 * 64 * 2; // one TMA box: 128 rows x 64 bf16
+
+using QkvMap = ts::tma::map<__nv_bfloat16, 128, 1, 64>; // (token, head, d), outermost first
+
+struct Params {
+  QkvMap q, k, v;
+  __nv_bfloat16 *o;
+  float *lse;
+  int seqlen, heads;
+  int m_blocks, n_blocks, num_tiles, bh_count;
+  int causal;
+  float scale, scale_log2;
+};
+
+/// A 128 x 128 bf16 tile: columns 0..63 (lo), then 64..127 (hi), each a
+/// 128-byte swizzled TMA box.
+struct [[ts::resource(ts::tma_async, ts::stages(1), ts::swizzled)]] QTile {
+  __nv_bfloat16 lo[128 * 64];
+  __nv_bfloat16 hi[128 * 64];
+};
+struct [[ts::resource(ts::tma_async, ts::stages(2), ts::swizzled)]] KTile {
+  __nv_bfloat16 lo[128 * 64];
+  __nv_bfloat16 hi[128 * 64];
+};
+struct [[ts::resource(ts::tma_async, ts::stages(2), ts::swizzled)]] VTile {
+  __nv_bfloat16 lo[128 * 64];
+  __nv_bfloat16 hi[128 * 64];
+};
+struct [[ts::resource(ts::turns)]] Mma {};
+
+struct TileCoords {
+  int b, h, mi;
+};
+__device__ __forceinline__ TileCoords tile_coords(const Params &p, int t) {
+  TileCoords c;
+  int bh;
+  if (p.causal) { // longest first over the grid
+    bh = t % p.bh_count;
+    c.mi = p.m_blocks - 1 - t / p.bh_count;
+  } else { // a head's query blocks side by side
+    bh = t / p.m_blocks;
+    c.mi = p.m_blocks - 1 - t % p.m_blocks;
+  }
+  c.b = bh / p.heads;
+  c.h = bh % p.heads;
+  return c;
+}
+/// Key blocks of tile t (the k-loop bound of every task).
+__device__ __forceinline__ int n_blocks_of(const Params &p, int t) {
+  if (!p.causal)
+    return p.n_blocks;
+  const int mi = p.m_blocks - 1 - t / p.bh_count;
+  return min(p.n_blocks, ((mi + 1) * BM + BN - 1) / BN);
+}
+
+// ---- math helpers (no handles) ----
+
+__device__ __forceinline__ float ex2(float x) {
+  float y;
+  asm("ex2.approx.ftz.f32 %0, %1;\n" : "=f"(y) : "f"(x));
+  return y;
+}
+
+/// S = Q K^T for 64 rows: q = the warpgroup's rows of the Q tile's lo half
+/// (hi is kHalfBytes after it), k = the K stage's lo half.
+__device__ __forceinline__ void qk(float (&s)[64], const void *q, const void *k) {
+  const uint64_t dq = ts::wgmma::make_desc_sw128(q);
+  const uint64_t dk = ts::wgmma::make_desc_sw128(k);
+#pragma unroll
+  for (int kk = 0; kk < D / 16; ++kk) {
+    const unsigned off = (kk / 4) * kHalfBytes + (kk % 4) * 32;
+    ts::wgmma::mma_bf16(s, ts::wgmma::advance_k(dq, off), ts::wgmma::advance_k(dk, off), kk > 0);
+  }
+}
+
+/// O (+)= P V: P from registers, V (MN-major, two halves kHalfBytes apart).
+__device__ __forceinline__ void pv(float (&o)[64], const uint32_t (&pr)[32], const void *v,
+                                   bool accumulate) {
+  const uint64_t dv = ts::wgmma::make_desc_mn_sw128(v, kHalfBytes);
+#pragma unroll
+  for (int j = 0; j < BN / 16; ++j)
+    ts::wgmma::mma_rs_bf16<true>(o, pr[4 * j], pr[4 * j + 1], pr[4 * j + 2], pr[4 * j + 3],
+                                 dv + uint64_t((j * 2048) >> 4), accumulate || j > 0);
+}
+
+struct Softmax {
+  float m0, m1, l0, l1, sc0, sc1;
+};
+
+template <bool FIRST>
+__device__ __forceinline__ void softmax(float (&s)[64], Softmax &st, float scale_log2) {
+  float mx0 = st.m0, mx1 = st.m1;
+#pragma unroll
+  for (int g = 0; g < 16; ++g) {
+    mx0 = fmaxf(mx0, fmaxf(s[4 * g], s[4 * g + 1]));
+    mx1 = fmaxf(mx1, fmaxf(s[4 * g + 2], s[4 * g + 3]));
+  }
+  mx0 = fmaxf(mx0, __shfl_xor_sync(0xffffffffu, mx0, 1));
+  mx1 = fmaxf(mx1, __shfl_xor_sync(0xffffffffu, mx1, 1));
+  mx0 = fmaxf(mx0, __shfl_xor_sync(0xffffffffu, mx0, 2));
+  mx1 = fmaxf(mx1, __shfl_xor_sync(0xffffffffu, mx1, 2));
+  const float ms0 = mx0 == -INFINITY ? 0.f : mx0 * scale_log2;
+  const float ms1 = mx1 == -INFINITY ? 0.f : mx1 * scale_log2;
+  if (FIRST) {
+    st.sc0 = st.sc1 = 0.f;
+  } else {
+    st.sc0 = ex2(st.m0 * scale_log2 - ms0);
+    st.sc1 = ex2(st.m1 * scale_log2 - ms1);
+  }
+  float r0 = 0.f, r1 = 0.f;
+#pragma unroll
+  for (int g = 0; g < 16; ++g) {
+    s[4 * g + 0] = ex2(fmaf(s[4 * g + 0], scale_log2, -ms0));
+    s[4 * g + 1] = ex2(fmaf(s[4 * g + 1], scale_log2, -ms0));
+    s[4 * g + 2] = ex2(fmaf(s[4 * g + 2], scale_log2, -ms1));
+    s[4 * g + 3] = ex2(fmaf(s[4 * g + 3], scale_log2, -ms1));
+    r0 += s[4 * g + 0] + s[4 * g + 1];
+    r1 += s[4 * g + 2] + s[4 * g + 3];
+  }
+  st.l0 = FIRST ? r0 : fmaf(st.l0, st.sc0, r0);
+  st.l1 = FIRST ? r1 : fmaf(st.l1, st.sc1, r1);
+  st.m0 = mx0;
+  st.m1 = mx1;
+}
+
+__device__ __forceinline__ void causal_mask(float (&s)[64], int q0, int k0) {
+#pragma unroll
+  for (int g = 0; g < 16; ++g)
+#pragma unroll
+    for (int e = 0; e < 2; ++e) {
+      const int col = k0 + 8 * g + e;
+      if (col > q0)
+        s[4 * g + e] = -INFINITY;
+      if (col > q0 + 8)
+        s[4 * g + 2 + e] = -INFINITY;
+    }
+}
+
+__device__ __forceinline__ void rescale(float (&o)[64], float sc0, float sc1) {
+#pragma unroll
+  for (int g = 0; g < 16; ++g) {
+    o[4 * g + 0] *= sc0;
+    o[4 * g + 1] *= sc0;
+    o[4 * g + 2] *= sc1;
+    o[4 * g + 3] *= sc1;
+  }
+}
+
+__device__ __forceinline__ void to_bf16(uint32_t (&pr)[32], const float (&s)[64]) {
+#pragma unroll
+  for (int i = 0; i < 32; ++i) {
+    const __nv_bfloat162 v = __floats2bfloat162_rn(s[2 * i], s[2 * i + 1]);
+    pr[i] = *reinterpret_cast<const uint32_t *>(&v);
+  }
+}
+
+/// Rows of this thread in the tile: r and r + 8 of its warpgroup's 64.
+__device__ __forceinline__ int row_in_tile(unsigned c) {
+  return int(c) * 64 + int((threadIdx.x / 32) % 4) * 16 + int((threadIdx.x % 32) / 4);
+}
+
+/// Mask (causal, the tile's first = diagonal block) and softmax of a key block.
+__device__ __forceinline__ void first_softmax(const Params &p, float (&s)[64], Softmax &st,
+                                              const TileCoords &tc, int n, unsigned c) {
+  if (p.causal && n * BN + BN - 1 > tc.mi * BM)
+    causal_mask(s, tc.mi * BM + row_in_tile(c), n * BN + 2 * int(threadIdx.x % 4));
+  softmax<true>(s, st, p.scale_log2);
+}
+
+/// O / l and LSE straight from registers.
+__device__ __forceinline__ void store_out(const Params &p, const float (&o)[64], Softmax &st,
+                                          const TileCoords &tc, unsigned c) {
+  const unsigned lane = threadIdx.x % 32;
+  float l0 = st.l0, l1 = st.l1;
+  l0 += __shfl_xor_sync(0xffffffffu, l0, 1);
+  l1 += __shfl_xor_sync(0xffffffffu, l1, 1);
+  l0 += __shfl_xor_sync(0xffffffffu, l0, 2);
+  l1 += __shfl_xor_sync(0xffffffffu, l1, 2);
+  const float inv0 = 1.f / l0, inv1 = 1.f / l1;
+  const int q_pos0 = tc.mi * BM + row_in_tile(c);
+  const size_t row_stride = size_t(p.heads) * D;
+  __nv_bfloat16 *const o0 =
+      p.o + (size_t(tc.b) * p.seqlen + q_pos0) * row_stride + size_t(tc.h) * D + 2 * (lane % 4);
+  __nv_bfloat16 *const o1 = o0 + 8 * row_stride;
+#pragma unroll
+  for (int g = 0; g < 16; ++g) {
+    *reinterpret_cast<__nv_bfloat162 *>(o0 + 8 * g) =
+        __floats2bfloat162_rn(o[4 * g + 0] * inv0, o[4 * g + 1] * inv0);
+    *reinterpret_cast<__nv_bfloat162 *>(o1 + 8 * g) =
+        __floats2bfloat162_rn(o[4 * g + 2] * inv1, o[4 * g + 3] * inv1);
+  }
+  if (lane % 4 == 0) {
+    float *const lse = p.lse + (size_t(tc.b) * p.heads + tc.h) * p.seqlen + q_pos0;
+    lse[0] = st.m0 * p.scale + logf(l0);
+    lse[8] = st.m1 * p.scale + logf(l1);
+  }
+}
+
+// ---- tasks ----
+
+[[ts::task(ts::warps(0, 1), ts::regs(24))]]
+__device__ void load(const Params &p, ts::producer<QTile> q, ts::producer<KTile> k,
+                     ts::producer<VTile> v) {
+  for (auto t : ts::domain(blockIdx.x, p.num_tiles, gridDim.x)) {
+    const TileCoords tc = tile_coords(p, int(t));
+    const int row0 = tc.b * p.seqlen;
+    const int nb = n_blocks_of(p, int(t));
+    auto sq = q.acquire();
+    ts::tma::load(sq->lo, &p.q, {0, tc.h, row0 + tc.mi * BM}, sq.barrier());
+    ts::tma::load(sq->hi, &p.q, {64, tc.h, row0 + tc.mi * BM}, sq.barrier());
+    q.commit(sq);
+    for (auto i : ts::domain(0, n_blocks_of(p, int(t))).nonempty()) {
+      const int n = nb - 1 - int(i); // from the last block down (causal: the diagonal first)
+      auto sk = k.acquire();
+      ts::tma::load(sk->lo, &p.k, {0, tc.h, row0 + n * BN}, sk.barrier());
+      ts::tma::load(sk->hi, &p.k, {64, tc.h, row0 + n * BN}, sk.barrier());
+      k.commit(sk);
+      auto sv = v.acquire();
+      ts::tma::load(sv->lo, &p.v, {0, tc.h, row0 + n * BN}, sv.barrier());
+      ts::tma::load(sv->hi, &p.v, {64, tc.h, row0 + n * BN}, sv.barrier());
+      v.commit(sv);
+    }
+  }
+}
+
+// The two consumers differ only in C (their 64 rows) and their turn position.
+// The two consumers differ only in their rows (c) and turn position: libts has no
+// template tasks, so the body is written twice.
+[[ts::task(ts::warps(4, 4), ts::regs(240))]]
+__device__ void mma0(const Params &p, ts::consumer<QTile> q, ts::consumer<KTile> k,
+                     ts::consumer<VTile> v, ts::turn<Mma, 0> turn) {
+  constexpr unsigned c = 0;
+  float o[64], s[64];
+  uint32_t pr[32];
+  for (auto t : ts::domain(blockIdx.x, p.num_tiles, gridDim.x)) {
+    const TileCoords tc = tile_coords(p, int(t));
+    const int nb = n_blocks_of(p, int(t));
+    Softmax st{-INFINITY, -INFINITY, 0.f, 0.f, 0.f, 0.f};
+    auto sq = q.wait();
+    const unsigned char *const qrows = reinterpret_cast<const unsigned char *>(sq->lo) + c * 64 * 128;
+    ts::stage<VTile> vprev; /* the V stage of the previous key block */
+    for (auto i : ts::domain(0, n_blocks_of(p, int(t))).nonempty()) {
+      if (!i.first())
+        to_bf16(pr, s); /* P of the previous block */
+      auto sk = k.wait();
+      auto sv = v.wait();
+      turn.take();
+      ts::wgmma::fence();
+      qk(s, qrows, sk->lo);
+      ts::wgmma::commit_group();
+      if (!i.first()) {
+        rescale(o, st.sc0, st.sc1);
+        ts::wgmma::fence();
+        pv(o, pr, vprev->lo, int(i) > 1);
+      }
+      ts::wgmma::commit_group(); /* empty in the first step */
+      turn.pass();
+      ts::wgmma::wait_group<1>(); /* S done */
+      ts::wgmma::fence_operand(s);
+      k.release(sk);
+      if (i.first())
+        first_softmax(p, s, st, tc, nb - 1, c);
+      else
+        softmax<false>(s, st, p.scale_log2);
+      ts::wgmma::fence_operand(s);
+      ts::wgmma::wait_group<0>(); /* PV done */
+      ts::wgmma::fence_operand(o);
+      if (!i.first())
+        v.release(vprev);
+      vprev = sv;
+    }
+    q.release(sq);
+    to_bf16(pr, s); /* last PV */
+    if (nb > 1)
+      rescale(o, st.sc0, st.sc1);
+    turn.take();
+    ts::wgmma::fence();
+    pv(o, pr, vprev->lo, nb > 1);
+    ts::wgmma::commit_group();
+    turn.pass();
+    ts::wgmma::wait_group<0>();
+    ts::wgmma::fence_operand(o);
+    v.release(vprev);
+    store_out(p, o, st, tc, c);
+  }
+}
+
+[[ts::task(ts::warps(8, 4), ts::regs(240))]]
+__device__ void mma1(const Params &p, ts::consumer<QTile> q, ts::consumer<KTile> k,
+                     ts::consumer<VTile> v, ts::turn<Mma, 1> turn) {
+  constexpr unsigned c = 1;
+  float o[64], s[64];
+  uint32_t pr[32];
+  for (auto t : ts::domain(blockIdx.x, p.num_tiles, gridDim.x)) {
+    const TileCoords tc = tile_coords(p, int(t));
+    const int nb = n_blocks_of(p, int(t));
+    Softmax st{-INFINITY, -INFINITY, 0.f, 0.f, 0.f, 0.f};
+    auto sq = q.wait();
+    const unsigned char *const qrows = reinterpret_cast<const unsigned char *>(sq->lo) + c * 64 * 128;
+    ts::stage<VTile> vprev; /* the V stage of the previous key block */
+    for (auto i : ts::domain(0, n_blocks_of(p, int(t))).nonempty()) {
+      if (!i.first())
+        to_bf16(pr, s); /* P of the previous block */
+      auto sk = k.wait();
+      auto sv = v.wait();
+      turn.take();
+      ts::wgmma::fence();
+      qk(s, qrows, sk->lo);
+      ts::wgmma::commit_group();
+      if (!i.first()) {
+        rescale(o, st.sc0, st.sc1);
+        ts::wgmma::fence();
+        pv(o, pr, vprev->lo, int(i) > 1);
+      }
+      ts::wgmma::commit_group(); /* empty in the first step */
+      turn.pass();
+      ts::wgmma::wait_group<1>(); /* S done */
+      ts::wgmma::fence_operand(s);
+      k.release(sk);
+      if (i.first())
+        first_softmax(p, s, st, tc, nb - 1, c);
+      else
+        softmax<false>(s, st, p.scale_log2);
+      ts::wgmma::fence_operand(s);
+      ts::wgmma::wait_group<0>(); /* PV done */
+      ts::wgmma::fence_operand(o);
+      if (!i.first())
+        v.release(vprev);
+      vprev = sv;
+    }
+    q.release(sq);
+    to_bf16(pr, s); /* last PV */
+    if (nb > 1)
+      rescale(o, st.sc0, st.sc1);
+    turn.take();
+    ts::wgmma::fence();
+    pv(o, pr, vprev->lo, nb > 1);
+    ts::wgmma::commit_group();
+    turn.pass();
+    ts::wgmma::wait_group<0>();
+    ts::wgmma::fence_operand(o);
+    v.release(vprev);
+    store_out(p, o, st, tc, c);
+  }
+}
+
+[[ts::kernel(load, mma0, mma1)]]
+__global__ void attention_kernel(const __grid_constant__ Params p);
+
+} // namespace attn
+
+/// bench/attention ABI: 0 launched, 1 unsupported, 2 CUDA error.
+extern "C" int attention_sm90_libts(const void *q, const void *k, const void *v, void *o,
+                                    float *lse, int batch, int seqlen, int heads, int head_dim,
+                                    int causal, cudaStream_t stream) {
+  using namespace attn;
+  if (head_dim != D || seqlen <= 0 || seqlen % BM != 0 || batch <= 0 || heads <= 0 ||
+      int64_t(batch) * seqlen >= (int64_t(1) << 31))
+    return 1;
+  Params p;
+  const uint64_t rows = uint64_t(batch) * seqlen;
+  const uint64_t extent[3] = {rows, uint64_t(heads), uint64_t(D)};
+  const uint64_t stride[2] = {uint64_t(heads) * D * 2, uint64_t(D) * 2};
+  if (ts::tensor_map::encode(&p.q, q, extent, stride, CU_TENSOR_MAP_SWIZZLE_128B) != cudaSuccess ||
+      ts::tensor_map::encode(&p.k, k, extent, stride, CU_TENSOR_MAP_SWIZZLE_128B) != cudaSuccess ||
+      ts::tensor_map::encode(&p.v, v, extent, stride, CU_TENSOR_MAP_SWIZZLE_128B) != cudaSuccess)
+    return 1;
+  p.o = static_cast<__nv_bfloat16 *>(o);
+  p.lse = lse;
+  p.seqlen = seqlen;
+  p.heads = heads;
+  p.m_blocks = seqlen / BM;
+  p.n_blocks = seqlen / BN;
+  p.bh_count = batch * heads;
+  p.num_tiles = p.bh_count * p.m_blocks;
+  p.causal = causal ? 1 : 0;
+  p.scale = 1.f / std::sqrt(float(D));
+  p.scale_log2 = p.scale * 1.4426950408889634f;
+  int ctas = 0;
+  if (ts::resident_ctas<attention_kernel>(ctas) != cudaSuccess)
+    return 2;
+  const int grid = p.num_tiles < ctas ? p.num_tiles : ctas;
+  return ts::launch<attention_kernel>(dim3(grid), stream, p) == cudaSuccess ? 0 : 2;
+}
+
+#ifndef ATTN_NO_MAIN
+int main(int argc, char **argv) {
+  const int B = argc > 1 ? std::atoi(argv[1]) : 1;
+  const int S = argc > 2 ? std::atoi(argv[2]) : 256;
+  const int H = argc > 3 ? std::atoi(argv[3]) : 2;
+  const int Dh = attn::D;
+  const size_t n = size_t(B) * S * H * Dh, nl = size_t(B) * H * S;
+  std::vector<__nv_bfloat16> hq(n), hk(n), hv(n), ho(n);
+  uint32_t seed = 12345u;
+  auto rnd = [&]() { // uniform in [-2, 2)
+    seed = seed * 1664525u + 1013904223u;
+    return (float((seed >> 8) & 0xFFFFFF) / float(1 << 24)) * 4.f - 2.f;
+  };
+  for (size_t i = 0; i < n; ++i) {
+    hq[i] = __float2bfloat16(rnd());
+    hk[i] = __float2bfloat16(rnd());
+    hv[i] = __float2bfloat16(rnd());
+  }
+  __nv_bfloat16 *dq, *dk, *dv, *dout;
+  float *dlse;
+  if (cudaMalloc(&dq, n * 2) || cudaMalloc(&dk, n * 2) || cudaMalloc(&dv, n * 2) ||
+      cudaMalloc(&dout, n * 2) || cudaMalloc(&dlse, nl * 4)) {
+    std::printf("cudaMalloc failed\n");
+    return 2;
+  }
+  cudaMemcpy(dq, hq.data(), n * 2, cudaMemcpyHostToDevice);
+  cudaMemcpy(dk, hk.data(), n * 2, cudaMemcpyHostToDevice);
+  cudaMemcpy(dv, hv.data(), n * 2, cudaMemcpyHostToDevice);
+  std::vector<float> hl(nl);
+  const double scale = 1.0 / std::sqrt(double(Dh));
+  const bool all_rows = nl <= 4096;
+  int failures = 0;
+  for (int causal = 0; causal < 2; ++causal) {
+    cudaMemset(dout, 0xFF, n * 2); // NaN pattern: unwritten outputs fail
+    cudaMemset(dlse, 0xFF, nl * 4);
+    const int rc = attention_sm90_libts(dq, dk, dv, dout, dlse, B, S, H, Dh, causal, 0);
+    const cudaError_t e = cudaDeviceSynchronize();
+    if (rc != 0 || e != cudaSuccess) {
+      std::printf("causal=%d: rc=%d, %s: FAILED\n", causal, rc, cudaGetErrorString(e));
+      return 2;
+    }
+    cudaMemcpy(ho.data(), dout, n * 2, cudaMemcpyDeviceToHost);
+    cudaMemcpy(hl.data(), dlse, nl * 4, cudaMemcpyDeviceToHost);
+    double max_o = 0, max_l = 0;
+    std::vector<double> sc(S), acc(Dh);
+    const int rows = all_rows ? int(nl) : 512;
+    for (int r = 0; r < rows; ++r) {
+      const size_t idx = all_rows ? size_t(r) : (size_t(r) * 2654435761u) % nl;
+      const int b = int(idx / (size_t(H) * S)), h = int(idx / S % H), i = int(idx % S);
+      const int kend = causal ? i + 1 : S;
+      double mx = -1e300;
+      for (int j = 0; j < kend; ++j) {
+        double d = 0;
+        for (int x = 0; x < Dh; ++x)
+          d += double(__bfloat162float(hq[((size_t(b) * S + i) * H + h) * Dh + x])) *
+               double(__bfloat162float(hk[((size_t(b) * S + j) * H + h) * Dh + x]));
+        sc[j] = d * scale;
+        mx = sc[j] > mx ? sc[j] : mx;
+      }
+      double sum = 0;
+      for (int x = 0; x < Dh; ++x)
+        acc[x] = 0;
+      for (int j = 0; j < kend; ++j) {
+        const double w = std::exp(sc[j] - mx);
+        sum += w;
+        for (int x = 0; x < Dh; ++x)
+          acc[x] += w * double(__bfloat162float(hv[((size_t(b) * S + j) * H + h) * Dh + x]));
+      }
+      for (int x = 0; x < Dh; ++x) {
+        const double got = __bfloat162float(ho[((size_t(b) * S + i) * H + h) * Dh + x]);
+        const double err = std::fabs(got - acc[x] / sum);
+        max_o = (err > max_o || err != err) ? (err != err ? 1e30 : err) : max_o;
+      }
+      const double err_l = std::fabs(hl[(size_t(b) * H + h) * S + i] - (mx + std::log(sum)));
+      max_l = (err_l > max_l || err_l != err_l) ? (err_l != err_l ? 1e30 : err_l) : max_l;
+    }
+    const bool ok = max_o < 2e-2 && max_l < 1e-3;
+    failures += !ok;
+    std::printf("attention_sm90 (libts) B=%d S=%d H=%d D=%d causal=%d rows=%d: max|O-ref|=%.3e "
+                "max|LSE-ref|=%.3e %s\n",
+                B, S, H, Dh, causal, rows, max_o, max_l, ok ? "ok" : "FAILED");
+  }
+  return failures ? 1 : 0;
+}
+#endif

@@ -4,7 +4,6 @@
 
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
-#include "clang/Lex/Lexer.h"
 
 #include <algorithm>
 #include <tuple>
@@ -54,42 +53,70 @@ struct Refs : RecursiveASTVisitor<Refs> {
   }
 };
 
+/// Spells a bound from its AST, not its text, so that the same value
+/// written in a macro expansion and written out gives the same key.
 class Renderer {
 public:
   Renderer(ASTContext &Ctx, const Stmt *Body, const VarDecl *Tile)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), Body(Body), Tile(Tile) {}
 
   std::string render(const Expr *E, unsigned Depth) {
-    CharSourceRange R = Lexer::makeFileCharRange(
-        CharSourceRange::getTokenRange(E->getSourceRange()), SM,
-        Ctx.getLangOpts());
-    Refs Rs;
+    E = E->IgnoreParenImpCasts();
+    if (Depth > 8)
+      return unique(E->getBeginLoc());
+    if (auto V = E->isValueDependent() ? std::nullopt
+                                       : E->getIntegerConstantExpr(Ctx))
+      return V->isSigned() ? std::to_string(V->getExtValue())
+                           : std::to_string(V->getZExtValue());
+    if (const auto *R = dyn_cast<DeclRefExpr>(E))
+      return replacement(R, Depth).value_or(
+          R->getDecl()->getQualifiedNameAsString());
+    if (const auto *B = dyn_cast<BinaryOperator>(E))
+      return "(" + render(B->getLHS(), Depth) + " " + B->getOpcodeStr().str() +
+             " " + render(B->getRHS(), Depth) + ")";
+    if (const auto *U = dyn_cast<UnaryOperator>(E); U && !U->isPostfix())
+      return UnaryOperator::getOpcodeStr(U->getOpcode()).str() + "(" +
+             render(U->getSubExpr(), Depth) + ")";
+    if (const auto *M = dyn_cast<MemberExpr>(E))
+      return render(M->getBase(), Depth) + (M->isArrow() ? "->" : ".") +
+             M->getMemberDecl()->getNameAsString();
+    if (const auto *C = dyn_cast<ExplicitCastExpr>(E))
+      return "(" + C->getTypeAsWritten().getCanonicalType().getAsString() +
+             ")(" + render(C->getSubExpr(), Depth) + ")";
+    if (const auto *C = dyn_cast<ConditionalOperator>(E))
+      return "(" + render(C->getCond(), Depth) + " ? " +
+             render(C->getTrueExpr(), Depth) + " : " +
+             render(C->getFalseExpr(), Depth) + ")";
+    if (const auto *A = dyn_cast<ArraySubscriptExpr>(E))
+      return render(A->getBase(), Depth) + "[" + render(A->getIdx(), Depth) +
+             "]";
+    if (const auto *C = dyn_cast<CallExpr>(E); C && !isa<CUDAKernelCallExpr>(C))
+      return call(C, Depth);
+    if (const auto *D = dyn_cast<CXXDefaultArgExpr>(E))
+      return render(D->getExpr(), Depth);
+    Refs Rs; // anything else: its text, unless it reads a local
     Rs.TraverseStmt(const_cast<Expr *>(E));
-    if (R.isInvalid() || Depth > 8) // inside a macro: no text to edit
-      return anyLocal(Rs) ? unique(E->getBeginLoc()) : exprText(Ctx, E);
-    unsigned Begin = SM.getFileOffset(R.getBegin()),
-             End = SM.getFileOffset(R.getEnd());
-    std::vector<std::tuple<unsigned, unsigned, std::string>> Edits;
-    for (const DeclRefExpr *Ref : Rs.Found) {
-      std::optional<std::string> By = replacement(Ref, Depth);
-      if (!By)
-        continue;
-      SourceLocation L = Ref->getLocation();
-      if (L.isMacroID())
-        return unique(L);
-      unsigned At = SM.getFileOffset(L);
-      if (At < Begin || At >= End)
-        return unique(L);
-      Edits.emplace_back(At, Ref->getNameInfo().getAsString().size(), *By);
-    }
-    std::string Text = sourceText(Ctx, E->getSourceRange());
-    std::sort(Edits.rbegin(), Edits.rend());
-    for (auto &[At, Len, By] : Edits)
-      Text.replace(At - Begin, Len, By);
-    return Text;
+    if (anyLocal(Rs))
+      return unique(E->getBeginLoc());
+    std::string Text; // printed from the AST: a macro's text could differ
+    llvm::raw_string_ostream OS(Text);
+    E->printPretty(OS, nullptr, PrintingPolicy(Ctx.getLangOpts()));
+    return OS.str();
   }
 
 private:
+  std::string call(const CallExpr *C, unsigned Depth) {
+    const FunctionDecl *F = C->getDirectCallee();
+    std::string Text =
+        F ? F->getQualifiedNameAsString() : render(C->getCallee(), Depth);
+    if (const auto *M = dyn_cast<CXXMemberCallExpr>(C))
+      Text = render(M->getImplicitObjectArgument(), Depth) + "." +
+             (F ? F->getNameAsString() : Text);
+    Text += "(";
+    for (unsigned I = 0; I < C->getNumArgs(); ++I)
+      Text += (I ? ", " : "") + render(C->getArg(I), Depth);
+    return Text + ")";
+  }
   std::optional<std::string> replacement(const DeclRefExpr *Ref,
                                          unsigned Depth) {
     const auto *V = dyn_cast<VarDecl>(Ref->getDecl());
@@ -101,7 +128,7 @@ private:
       return std::nullopt;
     if (!V->getInit() || writesVar(Body, V))
       return unique(V->getLocation());
-    return "(" + render(V->getInit(), Depth + 1) + ")";
+    return render(V->getInit(), Depth + 1); // operators carry their parentheses
   }
   bool anyLocal(const Refs &Rs) const {
     return std::any_of(Rs.Found.begin(), Rs.Found.end(),

@@ -9,18 +9,18 @@
 // - mma0 / mma1 (warps 4-7 / 8-11, regs 240): 64 query rows each, ping-pong
 //   through a ts::turns ring; per key block QK^T(n) and PV(n-1) in two wgmma
 //   groups (the second empty in the first step, so wait_group<1> always
-//   covers QK^T), K released after wait_group<1>; V(n) is waited for with
-//   K(n) and kept in a carried ts::stage for the next step's PV, released
-//   after that step's wait_group<0>; Q released after the k-loop; the last
-//   PV after the loop. libts has no template tasks yet: the two consumer
-//   tasks share their math through helpers.
+//   covers QK^T), K released after wait_group<1>, V(n-1) (waited for one
+//   step behind K, under !i.first()) after wait_group<0> by release_oldest(),
+//   Q after the tile's last QK^T (under i.last()); the last PV after the
+//   loop. libts has no template tasks yet: the two consumer tasks share
+//   their math through helpers.
 // - causal (runtime flag): the k-loop bound reads the tile (n_blocks_of),
 //   key blocks from the last down, the diagonal block masked.
 // - epilogue: O / l from registers to global, LSE from registers.
 // Verified with no findings for every inner and outer trip count (the
 // causal bound for every sequence of counts); correct on the H200 against
-// the CPU reference of main; 0.73-0.84 of the hand twin's speed so far
-// (docs/benchmarks.md; the known gaps: docs/attention-libts-draft.md).
+// the CPU reference of main; 0.96-1.00 of the hand twin with the same
+// epilogue (docs/benchmarks.md; the known gaps: docs/attention-libts-draft.md).
 //
 //   libts-nvcc -std=c++17 -O3 attention_sm90.cu -o attn && ./attn [B S H]
 // -DATTN_NO_MAIN: library only (attention_sm90_libts, bench/attention ABI).
@@ -278,26 +278,28 @@ __device__ void mma0(const Params &p, ts::consumer<QTile> q, ts::consumer<KTile>
     Softmax st{-INFINITY, -INFINITY, 0.f, 0.f, 0.f, 0.f};
     auto sq = q.wait();
     const unsigned char *const qrows = reinterpret_cast<const unsigned char *>(sq->lo) + c * 64 * 128;
-    ts::stage<VTile> vprev; /* the V stage of the previous key block */
+
     for (auto i : ts::domain(0, n_blocks_of(p, int(t))).nonempty()) {
       if (!i.first())
         to_bf16(pr, s); /* P of the previous block */
       auto sk = k.wait();
-      auto sv = v.wait();
       turn.take();
       ts::wgmma::fence();
       qk(s, qrows, sk->lo);
       ts::wgmma::commit_group();
       if (!i.first()) {
+        auto sv = v.wait(); // V of the previous key block
         rescale(o, st.sc0, st.sc1);
         ts::wgmma::fence();
-        pv(o, pr, vprev->lo, int(i) > 1);
+        pv(o, pr, sv->lo, int(i) > 1);
       }
       ts::wgmma::commit_group(); /* empty in the first step */
       turn.pass();
       ts::wgmma::wait_group<1>(); /* S done */
       ts::wgmma::fence_operand(s);
       k.release(sk);
+      if (i.last())
+        q.release(sq); // the tile's last QK^T has read Q
       if (i.first())
         first_softmax(p, s, st, tc, nb - 1, c);
       else
@@ -306,21 +308,20 @@ __device__ void mma0(const Params &p, ts::consumer<QTile> q, ts::consumer<KTile>
       ts::wgmma::wait_group<0>(); /* PV done */
       ts::wgmma::fence_operand(o);
       if (!i.first())
-        v.release(vprev);
-      vprev = sv;
+        v.release_oldest();
     }
-    q.release(sq);
     to_bf16(pr, s); /* last PV */
     if (nb > 1)
       rescale(o, st.sc0, st.sc1);
+    auto sv = v.wait();
     turn.take();
     ts::wgmma::fence();
-    pv(o, pr, vprev->lo, nb > 1);
+    pv(o, pr, sv->lo, nb > 1);
     ts::wgmma::commit_group();
     turn.pass();
     ts::wgmma::wait_group<0>();
     ts::wgmma::fence_operand(o);
-    v.release(vprev);
+    v.release(sv);
     store_out(p, o, st, tc, c);
   }
 }
@@ -337,26 +338,28 @@ __device__ void mma1(const Params &p, ts::consumer<QTile> q, ts::consumer<KTile>
     Softmax st{-INFINITY, -INFINITY, 0.f, 0.f, 0.f, 0.f};
     auto sq = q.wait();
     const unsigned char *const qrows = reinterpret_cast<const unsigned char *>(sq->lo) + c * 64 * 128;
-    ts::stage<VTile> vprev; /* the V stage of the previous key block */
+
     for (auto i : ts::domain(0, n_blocks_of(p, int(t))).nonempty()) {
       if (!i.first())
         to_bf16(pr, s); /* P of the previous block */
       auto sk = k.wait();
-      auto sv = v.wait();
       turn.take();
       ts::wgmma::fence();
       qk(s, qrows, sk->lo);
       ts::wgmma::commit_group();
       if (!i.first()) {
+        auto sv = v.wait(); // V of the previous key block
         rescale(o, st.sc0, st.sc1);
         ts::wgmma::fence();
-        pv(o, pr, vprev->lo, int(i) > 1);
+        pv(o, pr, sv->lo, int(i) > 1);
       }
       ts::wgmma::commit_group(); /* empty in the first step */
       turn.pass();
       ts::wgmma::wait_group<1>(); /* S done */
       ts::wgmma::fence_operand(s);
       k.release(sk);
+      if (i.last())
+        q.release(sq); // the tile's last QK^T has read Q
       if (i.first())
         first_softmax(p, s, st, tc, nb - 1, c);
       else
@@ -365,21 +368,20 @@ __device__ void mma1(const Params &p, ts::consumer<QTile> q, ts::consumer<KTile>
       ts::wgmma::wait_group<0>(); /* PV done */
       ts::wgmma::fence_operand(o);
       if (!i.first())
-        v.release(vprev);
-      vprev = sv;
+        v.release_oldest();
     }
-    q.release(sq);
     to_bf16(pr, s); /* last PV */
     if (nb > 1)
       rescale(o, st.sc0, st.sc1);
+    auto sv = v.wait();
     turn.take();
     ts::wgmma::fence();
-    pv(o, pr, vprev->lo, nb > 1);
+    pv(o, pr, sv->lo, nb > 1);
     ts::wgmma::commit_group();
     turn.pass();
     ts::wgmma::wait_group<0>();
     ts::wgmma::fence_operand(o);
-    v.release(vprev);
+    v.release(sv);
     store_out(p, o, st, tc, c);
   }
 }

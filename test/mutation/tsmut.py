@@ -1161,6 +1161,10 @@ def op_guard_pair(ctx: Ctx):
                 # nested k-loop (it must stay directly in the loop body).
                 ok = all(o.resource == res for o in opn.task.ops if a <= o.stmt.start < b) and \
                     not (opn.task.inner is not None and a <= opn.task.inner.start < b)
+                # Nor a first()/last() guard: guards do not nest (guide, "Device API").
+                var = re.escape(opn.task.var_of(sect) or "")
+                ok = ok and not (var and re.search(r"\bif\s*\(\s*!?\s*%s\s*\.\s*(?:first|last)\s*\(" % var,
+                                                   ctx.t[a:b]))
             # The blocks wrapped in one task must not overlap.
             spans = sorted((p[0].stmt.start, p[1].stmt.end) for p in pairs)
             ok = ok and all(a[1] <= b[0] for a, b in zip(spans, spans[1:]))

@@ -63,18 +63,7 @@ Simulation::Simulation(const Program &P, const Kernel &K,
         std::any_of(Loop[T].begin(), Loop[T].end(), [&](unsigned O) {
           return runsInMiddle(task(T).Ops[O].G);
         }));
-  for (const TurnPlan &TP : Plan.Turns) {
-    if (TP.Ring.empty())
-      continue; // verify/Turns.cpp reports the broken ring
-    std::vector<int> &B = TurnBefore[TP.Resource];
-    std::vector<char> &F = FirstTurn[TP.Resource];
-    B.assign(Tasks.size(), -1);
-    F.assign(Tasks.size(), 0);
-    for (unsigned Pos = 0; Pos < TP.Ring.size(); ++Pos) {
-      B[Local(TP.Ring[Pos])] = int(Local(TP.Ring[TP.before(Pos)]));
-      F[Local(TP.Ring[Pos])] = Pos == 0;
-    }
-  }
+  Rings = turnRings(Plan, Tasks);
   Cur.assign(Tasks.size(), Cursor());
   C.resize(Tasks.size() * P.Resources.size());
   for (unsigned T = 0; T < Tasks.size(); ++T)
@@ -141,10 +130,11 @@ uint64_t Simulation::releasedStages(unsigned R) const {
 }
 
 bool Simulation::takeReady(unsigned T, const Op &O) const {
-  int B = TurnBefore.at(O.Resource)[T];
-  return B >= 0 && detail::takeReady(ctr(T, O.Resource).Waited,
-                                     ctr(unsigned(B), O.Resource).Committed,
-                                     FirstTurn.at(O.Resource)[T]);
+  const TurnRing &R = Rings.at(O.Resource);
+  int B = R.Before[T];
+  return B >= 0 &&
+         detail::takeReady(ctr(T, O.Resource).Waited,
+                           ctr(unsigned(B), O.Resource).Committed, R.First[T]);
 }
 
 bool Simulation::runnable(unsigned T) const {
@@ -559,7 +549,7 @@ void Simulation::noteHeld(Diag &D, const Op &O, bool MissingRelease) {
 void Simulation::noteTurn(Diag &D, unsigned First) {
   const Op &O = next(First);
   const std::string Name = quote(P.Resources[O.Resource].Name);
-  int B = TurnBefore.at(O.Resource)[First];
+  int B = Rings.at(O.Resource).Before[First];
   if (B < 0)
     return;
   unsigned Prev = unsigned(B);
@@ -582,7 +572,7 @@ void Simulation::noteCycle(Diag &D, unsigned First) {
   auto Enablers = [&](unsigned T) -> std::vector<unsigned> {
     const Op &N = next(T);
     if (turnOp(N)) { // a take waits for the position before
-      int B = TurnBefore.at(N.Resource)[T];
+      int B = Rings.at(N.Resource).Before[T];
       return B < 0 ? std::vector<unsigned>{}
                    : std::vector<unsigned>{unsigned(B)};
     }

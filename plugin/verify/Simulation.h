@@ -15,6 +15,7 @@
 
 #include "verify/Verify.h"
 
+#include <algorithm>
 #include <functional>
 #include <limits>
 #include <map>
@@ -40,6 +41,35 @@ inline bool waitReady(uint64_t Waited, uint64_t CommittedByAll) {
 /// position before it, and position 0 holds the first turn.
 inline bool takeReady(uint64_t Taken, uint64_t PassedBefore, bool First) {
   return Taken < PassedBefore + (First ? 1 : 0);
+}
+
+/// A ring of a ts::turns resource over kernel-local task positions: the
+/// position before each task's (-1: not in the ring), and whether it holds
+/// position 0 (takeReady's First).
+struct TurnRing {
+  std::vector<int> Before;
+  std::vector<char> First;
+};
+/// The rings the plan could build, by resource (verify/Turns.cpp reports
+/// the others); Tasks are the program task indices in local order.
+inline std::map<unsigned, TurnRing>
+turnRings(const KernelPlan &Plan, const std::vector<unsigned> &Tasks) {
+  auto Local = [&](unsigned TI) {
+    return int(std::find(Tasks.begin(), Tasks.end(), TI) - Tasks.begin());
+  };
+  std::map<unsigned, TurnRing> Out;
+  for (const TurnPlan &TP : Plan.Turns) {
+    if (TP.Ring.empty())
+      continue;
+    TurnRing &R = Out[TP.Resource];
+    R.Before.assign(Tasks.size(), -1);
+    R.First.assign(Tasks.size(), 0);
+    for (unsigned Pos = 0; Pos < TP.Ring.size(); ++Pos) {
+      R.Before[size_t(Local(TP.Ring[Pos]))] = Local(TP.Ring[TP.before(Pos)]);
+      R.First[size_t(Local(TP.Ring[Pos]))] = Pos == 0;
+    }
+  }
+  return Out;
 }
 
 /// Per task and resource: how many stages it took and handed back.
@@ -136,7 +166,7 @@ private:
   /// take for none); Waited counts takes, Committed passes.
   bool turnOp(const Op &O) const {
     return (O.Kind == OpKind::Take || O.Kind == OpKind::Pass) &&
-           TurnBefore.count(O.Resource);
+           Rings.count(O.Resource);
   }
   bool takeReady(unsigned T, const Op &O) const;
   /// The other blocked tasks of a deadlock on a turn, and who holds it.
@@ -211,10 +241,7 @@ private:
     uint64_t It;
   };
   std::map<unsigned, std::vector<Event>> Events;
-  /// Per turns resource, per local task: the local task of the position
-  /// before it (-1: not in the ring), and whether it is position 0.
-  std::map<unsigned, std::vector<int>> TurnBefore;
-  std::map<unsigned, std::vector<char>> FirstTurn;
+  std::map<unsigned, TurnRing> Rings; ///< Per turns resource.
 };
 
 /// Happens-before at one trip-count vector of a run without findings:

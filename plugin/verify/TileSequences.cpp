@@ -103,10 +103,7 @@ private:
   std::vector<TaskCode> Code;
   std::vector<std::vector<unsigned>> Producers, Consumers;
   std::optional<uint64_t> OuterTrips; ///< A constant tile loop.
-  /// Per turns resource, per task: the position before it (-1: none), and
-  /// whether it is position 0 (Simulation.h, takeReady).
-  std::map<unsigned, std::vector<int>> TurnBefore;
-  std::map<unsigned, std::vector<char>> TurnFirst;
+  std::map<unsigned, TurnRing> Rings; ///< Per turns resource.
   std::vector<char> EmptyMiddle; ///< Per variant: a middle tile runs nothing.
   std::string Why;
 };
@@ -119,18 +116,7 @@ Machine::Machine(const Program &P, const Kernel &K, const KernelPlan &Plan,
     return unsigned(std::find(K.Tasks.begin(), K.Tasks.end(), TI) -
                     K.Tasks.begin());
   };
-  for (const TurnPlan &TP : Plan.Turns) {
-    if (TP.Ring.empty())
-      continue; // verify/Turns.cpp reports the broken ring
-    std::vector<int> &B = TurnBefore[TP.Resource];
-    std::vector<char> &F = TurnFirst[TP.Resource];
-    B.assign(K.Tasks.size(), -1);
-    F.assign(K.Tasks.size(), 0);
-    for (unsigned Pos = 0; Pos < TP.Ring.size(); ++Pos) {
-      B[Local(TP.Ring[Pos])] = int(Local(TP.Ring[TP.before(Pos)]));
-      F[Local(TP.Ring[Pos])] = Pos == 0;
-    }
-  }
+  Rings = turnRings(Plan, K.Tasks);
   for (size_t V = 0; V < Views.size(); ++V)
     compile(*Views[V], K, V);
   for (const PipelinePlan &PP : Plan.Pipelines) {
@@ -174,7 +160,7 @@ void Machine::compile(const Program &View, const Kernel &K, size_t Variant) {
     for (unsigned O = 0; O < T.Ops.size(); ++O) {
       const Op &Op = T.Ops[O];
       bool Turn = (Op.Kind == OpKind::Take || Op.Kind == OpKind::Pass) &&
-                  TurnBefore.count(Op.Resource);
+                  Rings.count(Op.Resource);
       bool Protocol = Turn || Op.Kind == OpKind::Acquire ||
                       Op.Kind == OpKind::Commit || Op.Kind == OpKind::Wait ||
                       Op.Kind == OpKind::Release;
@@ -286,10 +272,11 @@ bool Machine::runnable(const State &S, unsigned T) const {
     return waitReady(S.Ctr[at(T, St->Res, Wai)],
                      slowest(S, Producers[St->Res], St->Res, Com));
   if (St->Kind == OpKind::Take) { // takes count as waits, passes as commits
-    int B = TurnBefore.at(St->Res)[T];
-    return B >= 0 && takeReady(S.Ctr[at(T, St->Res, Wai)],
-                               S.Ctr[at(unsigned(B), St->Res, Com)],
-                               TurnFirst.at(St->Res)[T]);
+    const TurnRing &R = Rings.at(St->Res);
+    return R.Before[T] >= 0 &&
+           takeReady(S.Ctr[at(T, St->Res, Wai)],
+                     S.Ctr[at(unsigned(R.Before[T]), St->Res, Com)],
+                     R.First[T]);
   }
   return true;
 }
@@ -408,9 +395,9 @@ std::vector<int64_t> Machine::key(const State &S) const {
       Slots.insert(Slots.end(), {at(T, R, Acq), at(T, R, Com)});
     for (unsigned T : Consumers[R])
       Slots.insert(Slots.end(), {at(T, R, Wai), at(T, R, Rel)});
-    if (auto It = TurnBefore.find(R); It != TurnBefore.end())
-      for (unsigned T = 0; T < It->second.size(); ++T)
-        if (It->second[T] >= 0) // a position's takes and passes
+    if (auto It = Rings.find(R); It != Rings.end())
+      for (unsigned T = 0; T < It->second.Before.size(); ++T)
+        if (It->second.Before[T] >= 0) // a position's takes and passes
           Slots.insert(Slots.end(), {at(T, R, Wai), at(T, R, Com)});
     uint64_t Min = UINT64_MAX;
     for (size_t I : Slots)

@@ -24,3 +24,10 @@
 // O0-NOT: mbarrier.arrive.relaxed
 // RUN: %ts_device -O3 -S %src/examples/gemm_sm90.cu -o - | FileCheck %s --check-prefix=O3
 // O3: setmaxnreg.inc.sync.aligned.u32 232
+// The attention example and the turns test kernel, at each level too.
+// RUN: %ts_cubin -O0 -Werror -c %src/examples/attention_sm90.cu -o %t.o
+// RUN: %ts_cubin -O1 -Werror -c %src/examples/attention_sm90.cu -o %t.o
+// RUN: %ts_cubin -O3 -Werror -c %src/examples/attention_sm90.cu -o %t.o
+// RUN: %ts_cubin -O0 -Werror -c %src/test/gpu/ping_pong.cu -o %t.o
+// RUN: %ts_cubin -O1 -Werror -c %src/test/gpu/ping_pong.cu -o %t.o
+// RUN: %ts_cubin -O3 -Werror -c %src/test/gpu/ping_pong.cu -o %t.o

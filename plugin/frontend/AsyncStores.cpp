@@ -1,8 +1,11 @@
 //===- AsyncStores.cpp - Statements that may start TMA stores -------------===//
 #include "frontend/AsyncStores.h"
+#include "frontend/HiddenCalls.h"
 
-#include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+
+#include <set>
 
 using namespace clang;
 
@@ -25,11 +28,45 @@ bool inTsOutsideTma(const Decl *D) {
   return InTs && !InTma;
 }
 
-struct Calls : RecursiveASTVisitor<Calls> {
+/// Helpers deeper than this are not followed: they may store.
+constexpr unsigned MaxDepth = 8;
+
+/// Walks a body and the user functions it calls. A call is safe when it is
+/// a builtin or libts's own outside ts::tma; a user function is followed
+/// when its body is in the translation unit; anything else (a call through
+/// a pointer, a virtual call, a function without a body, a non-trivial
+/// constructor, inline assembly naming a bulk copy) may store.
+struct StoreWalk : RecursiveASTVisitor<StoreWalk> {
+  std::set<const Decl *> &Seen;
+  unsigned Depth;
   bool May = false;
+
+  StoreWalk(std::set<const Decl *> &Seen, unsigned Depth)
+      : Seen(Seen), Depth(Depth) {}
+
+  bool follow(const FunctionDecl *F) {
+    const FunctionDecl *Def = nullptr;
+    if (!F->hasBody(Def) || !Def || Depth >= MaxDepth)
+      return false;
+    if (!Seen.insert(Def->getCanonicalDecl()).second)
+      return true; // being walked already: its calls are counted there
+    StoreWalk In(Seen, Depth + 1);
+    In.TraverseStmt(Def->getBody());
+    return !In.May;
+  }
+  bool safeCall(const FunctionDecl *F) {
+    if (!F)
+      return false;
+    if (F->getBuiltinID() || inTsOutsideTma(F))
+      return true;
+    if (inLibts(F))
+      return false; // ts::tma
+    if (const auto *M = dyn_cast<CXXMethodDecl>(F); M && M->isVirtual())
+      return false;
+    return follow(F);
+  }
   bool VisitCallExpr(CallExpr *C) {
-    const FunctionDecl *F = C->getDirectCallee();
-    May |= !F || !(F->getBuiltinID() || inTsOutsideTma(F));
+    May |= !safeCall(C->getDirectCallee());
     return !May;
   }
   bool VisitCXXConstructExpr(CXXConstructExpr *C) {
@@ -37,14 +74,19 @@ struct Calls : RecursiveASTVisitor<Calls> {
     May |= !F->isTrivial() && !inTsOutsideTma(F);
     return !May;
   }
+  bool VisitGCCAsmStmt(GCCAsmStmt *A) {
+    May |= A->getAsmString()->getString().contains("bulk");
+    return !May;
+  }
 };
 
 } // namespace
 
 bool mayStoreAsync(const Stmt *S) {
-  Calls V;
-  V.TraverseStmt(const_cast<Stmt *>(S));
-  return V.May;
+  std::set<const Decl *> Seen;
+  StoreWalk W(Seen, 0);
+  W.TraverseStmt(const_cast<Stmt *>(S));
+  return W.May;
 }
 
 } // namespace ts

@@ -4,7 +4,8 @@
 // reads before it hands the stage back (ts::consumer::release does, when
 // the plan says so). The wait is dropped only where every call a stage's
 // statements make is known not to store: libts' own functions outside
-// ts::tma, and compiler builtins.
+// ts::tma, compiler builtins, and user functions whose bodies (followed
+// through further calls) make only such calls.
 //
 //===----------------------------------------------------------------------===//
 #ifndef LIBTS_FRONTEND_ASYNCSTORES_H

@@ -66,6 +66,7 @@ private:
   void write(const Expr *Target, SourceLocation L);
   void push(StoreEvent::Kind K, SourceLocation L, const Expr *Target = nullptr);
   Key keyOf(const Expr *E, unsigned Depth) const;
+  Key pointerArrayKey(const VarDecl *V, unsigned Depth) const;
   StoreIndex indexOf(const Expr *E) const;
   int bufferOf(const VarDecl *V);
 
@@ -424,6 +425,7 @@ int Builder::bufferOf(const VarDecl *V) {
 /// of an inlined function for its argument.
 Key Builder::keyOf(const Expr *E, unsigned D) const {
   std::vector<Key::Step> Below; // innermost first
+  bool Loaded = false;          // a pointer value was read on the way
   while (E && D <= kMaxDepth) {
     E = E->IgnoreParens();
     if (const auto *A = dyn_cast<ArraySubscriptExpr>(E)) {
@@ -442,9 +444,10 @@ Key Builder::keyOf(const Expr *E, unsigned D) const {
         return {};
       Below.push_back({F, nullptr});
       E = M->getBase();
-    } else if (const auto *C = dyn_cast<CastExpr>(E))
+    } else if (const auto *C = dyn_cast<CastExpr>(E)) {
+      Loaded |= C->getCastKind() == CK_LValueToRValue;
       E = C->getSubExpr();
-    else if (const auto *U = dyn_cast<UnaryOperator>(E))
+    } else if (const auto *U = dyn_cast<UnaryOperator>(E))
       E = U->getSubExpr();
     else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E))
       E = MC->getImplicitObjectArgument(); // s.get()
@@ -458,6 +461,10 @@ Key Builder::keyOf(const Expr *E, unsigned D) const {
       Key Base;
       if (!V)
         return {};
+      if (const auto *AT = Ctx.getAsConstantArrayType(V->getType());
+          AT && AT->getElementType()->isPointerType() && V->hasLocalStorage())
+        return Loaded ? pointerArrayKey(V, D) // what its elements point to
+                      : Key{};                // the array itself, a local
       bool Local =
           V->hasLocalStorage() && !isa<ParmVarDecl>(V) &&
           (V->getType()->isPointerType() || V->getType()->isReferenceType());
@@ -476,6 +483,38 @@ Key Builder::keyOf(const Expr *E, unsigned D) const {
       return Key{nullptr, {}, /*Wild=*/true}; // a call's result, a ?:
   }
   return {};
+}
+
+/// A local array of pointers stands for what its elements point to: their
+/// common buffer and path, when the elements are const and initialised in
+/// a list (`T *const p[2] = {s->a, s->b};`); anything else may point
+/// anywhere.
+Key Builder::pointerArrayKey(const VarDecl *V, unsigned D) const {
+  const auto *AT = Ctx.getAsConstantArrayType(V->getType());
+  const auto *List = dyn_cast_or_null<InitListExpr>(
+      V->getInit() ? V->getInit()->IgnoreImplicit() : nullptr);
+  Key Wild{nullptr, {}, /*Wild=*/true};
+  if (!AT->getElementType().isConstQualified() || !List ||
+      List->getNumInits() == 0 ||
+      List->getNumInits() != AT->getSize().getZExtValue())
+    return Wild;
+  std::optional<Key> Common;
+  for (const Expr *Init : List->inits()) {
+    Key K = keyOf(Init, D + 1);
+    if (K.Wild || !K.Root || (Common && Common->Root != K.Root))
+      return Wild;
+    if (!Common) {
+      Common = K;
+      continue;
+    }
+    size_t N = 0; // the common prefix of the two paths
+    while (N < Common->Steps.size() && N < K.Steps.size() &&
+           Common->Steps[N].Field == K.Steps[N].Field &&
+           !Common->Steps[N].Index && !K.Steps[N].Index)
+      ++N;
+    Common->Steps.resize(N);
+  }
+  return *Common;
 }
 
 /// ((Mul * counter + Add) mod Mod) for the index spellings of a rotation:

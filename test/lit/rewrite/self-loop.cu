@@ -4,7 +4,7 @@
 // RUN: grep -v CHECK %t.cu | FileCheck %s
 // CHECK:      ::ts::detail::cursor ts_prod_0{0u, 1u};
 // CHECK-NEXT: ::ts::detail::cursor ts_cons_0{0u, 0u};
-// CHECK-NEXT: ::both(p, ::ts::detail::param_t<decltype(&::both), 1>(ts_pipe_0, ts_prod_0, ts_warp == 0u), ::ts::detail::param_t<decltype(&::both), 2>(ts_pipe_0, ts_cons_0));
+// CHECK-NEXT: ::both(p, ::ts::detail::param_t<decltype(&::both), 1>(ts_pipe_0, ts_prod_0, ts_warp == 0u), ::ts::detail::param_t<decltype(&::both), 2>(ts_pipe_0, ts_cons_0, ::ts::detail::release_mode::at_once));
 // CHECK-NEXT: ::ts::detail::producer_drain(ts_pipe_0, ts_prod_0);
 #include <ts/ts.h>
 

@@ -55,7 +55,7 @@ __device__ void store(const Params &p, ts::consumer<Tiles> tiles, ts::producer<O
 // CHECK-NEXT:     ::ts::detail::setmaxnreg_dec<232>();
 // CHECK-NEXT:     // store
 // CHECK-NEXT:     ::ts::detail::cursor ts_cons_0{0u, 0u};
-// CHECK-NEXT:     ::store(p, ::ts::detail::param_t<decltype(&::store), 1>(ts_pipe_0, ts_cons_0), ::ts::detail::param_t<decltype(&::store), 2>());
+// CHECK-NEXT:     ::store(p, ::ts::detail::param_t<decltype(&::store), 1>(ts_pipe_0, ts_cons_0, ::ts::detail::release_mode::at_once), ::ts::detail::param_t<decltype(&::store), 2>());
 // CHECK-NEXT:   }
 // The padding warps 5-7 enter the region, lower their budget, and leave.
 // CHECK-NEXT:   else if (ts_warp >= 4u && ts_warp < 8u) { // warps [4, 8): 40 registers

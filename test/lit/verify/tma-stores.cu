@@ -273,3 +273,64 @@ __device__ void maybe_wait(const Params &p, ts::owned<Out> out) {
   }
 }
 [[ts::kernel(maybe_wait)]] __global__ void k_maybe_wait(const __grid_constant__ Params p);
+
+// Writes through a local array of pointers into the buffers (the attention
+// example's epilogue writes its two halves so): the array stands for what
+// its elements point to. Const elements listed in its initializer name
+// their common buffer; unfenced, that is an error like a direct write.
+__device__ void halves(float *lo, float *hi, float v) {
+  float *const half[2] = {lo, hi};
+  for (int g = 0; g < 2; ++g)
+    half[g][threadIdx.x % 128] = v; // expected-note {{written here: the TMA unit}}
+}
+[[ts::task(ts::warps(0, 4))]]
+__device__ void via_array(const Params &p, ts::owned<Out> out) {
+  for (auto t : ts::domain(0, p.tiles)) {
+    if (issuer())
+      ts::tma::wait_store_reads<0>();
+    ts::sync_warpgroup();
+    halves(out->two[0], out->two[1], float(t));
+    ts::sync_warpgroup();
+    if (issuer())
+      ts::tma::issue_store(&p.c, {0, int(t) * 64}, out->two[0]); // expected-error {{the TMA store of 'out->two[0]' reads data threads wrote with no ts::tma::store_fence() after the writes [-Wts-tma-store]}}
+  }
+}
+[[ts::kernel(via_array)]] __global__ void k_via_array(const __grid_constant__ Params p);
+
+// Elements that may be reassigned may point anywhere: the write may be to
+// the store's source, and it is unfenced.
+__device__ void halves_mutable(float *lo, float *hi, float v) {
+  float *half[2] = {lo, hi};
+  if (v > 1.f)
+    half[0] = hi;
+  half[threadIdx.x % 2][threadIdx.x % 128] = v; // expected-note {{written here through a pointer the analysis does not follow (assigned after its declaration or returned by a call; initialise it once from the buffer to have it followed), so it may be this buffer}}
+}
+[[ts::task(ts::warps(0, 4))]]
+__device__ void via_mutable(const Params &p, ts::owned<Out> out) {
+  for (auto t : ts::domain(0, p.tiles)) {
+    if (issuer())
+      ts::tma::wait_store_reads<0>();
+    ts::sync_warpgroup();
+    halves_mutable(out->two[0], out->two[1], float(t));
+    ts::sync_warpgroup();
+    if (issuer())
+      ts::tma::issue_store(&p.c, {0, int(t) * 64}, out->one); // expected-error {{the TMA store of 'out->one' reads data threads wrote with no ts::tma::store_fence() after the writes [-Wts-tma-store]}}
+  }
+}
+[[ts::kernel(via_mutable)]] __global__ void k_via_mutable(const __grid_constant__ Params p);
+
+// Fenced, both are fine.
+[[ts::task(ts::warps(0, 4))]]
+__device__ void via_array_fenced(const Params &p, ts::owned<Out> out) {
+  for (auto t : ts::domain(0, p.tiles)) {
+    if (issuer())
+      ts::tma::wait_store_reads<0>();
+    ts::sync_warpgroup();
+    halves(out->two[0], out->two[1], float(t));
+    ts::tma::store_fence();
+    ts::sync_warpgroup();
+    if (issuer())
+      ts::tma::issue_store(&p.c, {0, int(t) * 64}, out->two[0]);
+  }
+}
+[[ts::kernel(via_array_fenced)]] __global__ void k_via_array_fenced(const __grid_constant__ Params p);

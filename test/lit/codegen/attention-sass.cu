@@ -1,0 +1,37 @@
+// The attention example and its hand-written twin in SASS: nvcc builds
+// both, cuobjdump disassembles them, and bench/attention/overlap.py checks
+// that each main loop overlaps the softmax with PV (no wgmma wait_group 0
+// before the PV issue or between it and the exponentials; ptxas moves or
+// inserts one when the k-loop branches between the two MMA groups or when
+// P's registers die at the PV issue: include/ts/wgmma.h, keep_live).
+// bench/gemm/sass_diff.py then compares the two main loops' instruction
+// mix. A build of the example without keep_live must fail the check.
+// REQUIRES: nvcc, cuobjdump
+// RUN: %ts_device -fsyntax-only -Werror %src/examples/attention_sm90.cu -Xclang -plugin-arg-ts -Xclang -emit=%t.cu
+// RUN: %nvcc -O3 -DATTN_NO_MAIN -cubin %t.cu -o %t.cubin
+// RUN: %cuobjdump -sass %t.cubin > %t.sass
+// RUN: python3 %src/bench/attention/overlap.py %t.sass -k attention_kernel --label libts | FileCheck %s --check-prefix=LIBTS
+// LIBTS: libts: _ZN4attn16attention_kernelENS_6ParamsE main loop
+// LIBTS-NEXT: order: mma x8 @{{.*}}, pv x8 @{{.*}}, ex2 x66 @{{.*}}, wait0 x1 @
+// LIBTS-NEXT: verdict: softmax overlaps PV
+// RUN: %nvcc -O3 -DATTN_HAND_LIBRARY -cubin %src/test/gpu/handwritten/attention_sm90_hand.cu -o %t.hand.cubin
+// RUN: %cuobjdump -sass %t.hand.cubin > %t.hand.sass
+// RUN: python3 %src/bench/attention/overlap.py %t.hand.sass -k ILb1ELb1E --label hand | FileCheck %s --check-prefix=HAND
+// HAND: verdict: softmax overlaps PV
+// RUN: python3 %src/bench/gemm/sass_diff.py %t.hand.sass %t.sass -a ILb1ELb1E -b attention_kernel --label-a hand --label-b libts | FileCheck %s --check-prefix=MIX
+// MIX: opcode hand libts libts-hand
+// MIX: FFMA 68 68
+// MIX-NEXT: FMNMX 68 68
+// MIX-NEXT: FMUL 66 66
+// MIX-NEXT: MUFU 66 66
+// MIX-NEXT: FADD 64 64
+// MIX: HGMMA 16 16
+// MIX: WARPGROUP 4 4
+// The control: without keep_live ptxas waits for PV before the softmax.
+// RUN: sed 's|^      ts::wgmma::keep_live(pr);.*$||' %src/examples/attention_sm90.cu > %t.nokeep.cu
+// RUN: not cmp -s %src/examples/attention_sm90.cu %t.nokeep.cu
+// RUN: %ts_device -fsyntax-only %t.nokeep.cu -Xclang -plugin-arg-ts -Xclang -emit=%t.nokeep.libts.cu
+// RUN: %nvcc -O3 -DATTN_NO_MAIN -cubin %t.nokeep.libts.cu -o %t.nokeep.cubin
+// RUN: %cuobjdump -sass %t.nokeep.cubin > %t.nokeep.sass
+// RUN: python3 %src/bench/attention/overlap.py %t.nokeep.sass -k attention_kernel | FileCheck %s --check-prefix=NOKEEP
+// NOKEEP: verdict: softmax waits for PV (a full wait between the PV issue and the softmax)

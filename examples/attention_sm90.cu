@@ -1,26 +1,29 @@
-// Attention forward (FlashAttention-3's structure) written with libts: the
-// first version of issue 21's example, after the hand-written yardstick
-// test/gpu/handwritten/attention_sm90_hand.cu (its regstore variant).
+// Attention forward (FlashAttention-3's structure) written with libts, after
+// the hand-written yardstick test/gpu/handwritten/attention_sm90_hand.cu (its
+// twin: the same schedule, main loops of the same instructions in SASS,
+// test/lit/codegen/attention-sass.cu).
 // bf16 Q/K/V/O [B][S][H][128], LSE fp32 [B][H][S] (natural log), head dim
 // 128, 128-row query tiles, 128-key blocks, static persistent tile loop.
-// - load (warp 0, regs 24): Q per tile (one stage), K and V per key block
-//   (two stages each), rank-3 typed maps (token, head, d), two 64-column
-//   boxes per 128 x 128 tile.
+// - load (warp 0, regs 24): Q per tile (two stages, so the next tile's Q
+//   loads during this one), K and V per key block (two stages each), V one
+//   block behind K in the order the consumers read them; rank-3 typed maps
+//   (token, head, d), two 64-column boxes per 128 x 128 tile.
 // - mma0 / mma1 (warps 4-7 / 8-11, regs 240): 64 query rows each, ping-pong
-//   through a ts::turns ring; per key block QK^T(n) and PV(n-1) in two wgmma
-//   groups (the second empty in the first step, so wait_group<1> always
-//   covers QK^T), K released after wait_group<1>, V(n-1) (waited for one
-//   step behind K, under !i.first()) after wait_group<0> by release_oldest(),
-//   Q after the tile's last QK^T (under i.last()); the last PV after the
-//   loop. libts has no template tasks yet: the two consumer tasks share
-//   their math through helpers.
+//   through a ts::turns ring. The first key block is peeled (QK^T only), so
+//   the k-loop has no branch between its two wgmma groups: per key block
+//   QK^T(n) and PV(n-1), K released after wait_group<1>, the softmax of
+//   S(n) while PV(n-1) runs, V released after wait_group<0>; Q after the
+//   k-loop; the last PV after it. ts::wgmma::keep_live(P) keeps ptxas from
+//   waiting for PV before the softmax. libts has no template tasks yet: the
+//   two consumer tasks share their math through helpers.
 // - causal (runtime flag): the k-loop bound reads the tile (n_blocks_of),
-//   key blocks from the last down, the diagonal block masked.
-// - epilogue: O / l from registers to global, LSE from registers.
+//   key blocks from the last down, the diagonal block (the peeled one)
+//   masked.
+// - epilogue: O / l into task-owned staging (128-byte swizzled), TMA store;
+//   LSE from registers.
 // Verified with no findings for every inner and outer trip count (the
 // causal bound for every sequence of counts); correct on the H200 against
-// the CPU reference of main; 0.96-1.00 of the hand twin with the same
-// epilogue (docs/benchmarks.md; the known gaps: docs/attention-libts-draft.md).
+// the CPU reference of main; speed in docs/benchmarks.md.
 //
 //   libts-nvcc -std=c++17 -O3 attention_sm90.cu -o attn && ./attn [B S H]
 // -DATTN_NO_MAIN: library only (attention_sm90_libts, bench/attention ABI).
@@ -41,10 +44,11 @@ constexpr int D = 128, BM = 128, BN = 128;
 constexpr unsigned kHalfBytes = 128 * 64 * 2; // one TMA box: 128 rows x 64 bf16
 
 using QkvMap = ts::tma::map<__nv_bfloat16, 128, 1, 64>; // (token, head, d), outermost first
+using OMap = ts::tma::map<__nv_bfloat16, 64, 1, 64>;    // one warpgroup's rows, half of d
 
 struct Params {
   QkvMap q, k, v;
-  __nv_bfloat16 *o;
+  OMap o;
   float *lse;
   int seqlen, heads;
   int m_blocks, n_blocks, num_tiles, bh_count;
@@ -54,7 +58,7 @@ struct Params {
 
 /// A 128 x 128 bf16 tile: columns 0..63 (lo), then 64..127 (hi), each a
 /// 128-byte swizzled TMA box.
-struct [[ts::resource(ts::tma_async, ts::stages(1), ts::swizzled)]] QTile {
+struct [[ts::resource(ts::tma_async, ts::stages(2), ts::swizzled)]] QTile {
   __nv_bfloat16 lo[128 * 64];
   __nv_bfloat16 hi[128 * 64];
 };
@@ -67,6 +71,16 @@ struct [[ts::resource(ts::tma_async, ts::stages(2), ts::swizzled)]] VTile {
   __nv_bfloat16 hi[128 * 64];
 };
 struct [[ts::resource(ts::turns)]] Mma {};
+/// Each consumer's O staging (64 rows, two 64-column swizzled halves):
+/// task-owned memory belongs to one task, so one struct per consumer.
+struct [[ts::resource(ts::task_owned, ts::swizzled)]] OStage0 {
+  __nv_bfloat16 lo[64 * 64];
+  __nv_bfloat16 hi[64 * 64];
+};
+struct [[ts::resource(ts::task_owned, ts::swizzled)]] OStage1 {
+  __nv_bfloat16 lo[64 * 64];
+  __nv_bfloat16 hi[64 * 64];
+};
 
 struct TileCoords {
   int b, h, mi;
@@ -207,9 +221,13 @@ __device__ __forceinline__ void first_softmax(const Params &p, float (&s)[64], S
   softmax<true>(s, st, p.scale_log2);
 }
 
-/// O / l and LSE straight from registers.
+/// O / l of this warpgroup's 64 rows into its staging buffer as two 64 x 64
+/// halves (lo: columns 0..63, hi: 64..127), 128-byte swizzled (16-byte chunk
+/// j of row r at j ^ (r % 8): conflict-free), stored by TMA; LSE from
+/// registers. The previous tile's stores must have read the buffer first.
 __device__ __forceinline__ void store_out(const Params &p, const float (&o)[64], Softmax &st,
-                                          const TileCoords &tc, unsigned c) {
+                                          const TileCoords &tc, unsigned c,
+                                          __nv_bfloat16 *lo, __nv_bfloat16 *hi) {
   const unsigned lane = threadIdx.x % 32;
   float l0 = st.l0, l1 = st.l1;
   l0 += __shfl_xor_sync(0xffffffffu, l0, 1);
@@ -217,19 +235,30 @@ __device__ __forceinline__ void store_out(const Params &p, const float (&o)[64],
   l0 += __shfl_xor_sync(0xffffffffu, l0, 2);
   l1 += __shfl_xor_sync(0xffffffffu, l1, 2);
   const float inv0 = 1.f / l0, inv1 = 1.f / l1;
-  const int q_pos0 = tc.mi * BM + row_in_tile(c);
-  const size_t row_stride = size_t(p.heads) * D;
-  __nv_bfloat16 *const o0 =
-      p.o + (size_t(tc.b) * p.seqlen + q_pos0) * row_stride + size_t(tc.h) * D + 2 * (lane % 4);
-  __nv_bfloat16 *const o1 = o0 + 8 * row_stride;
+  const bool issuer = threadIdx.x % 128 == 0;
+  if (issuer)
+    ts::tma::wait_store_reads<0>();
+  ts::sync_warpgroup();
+  const unsigned r = (threadIdx.x / 32) % 4 * 16 + lane / 4; // rows r and r + 8 of the 64
+  unsigned char *const base[2] = {reinterpret_cast<unsigned char *>(lo),
+                                  reinterpret_cast<unsigned char *>(hi)};
 #pragma unroll
   for (int g = 0; g < 16; ++g) {
-    *reinterpret_cast<__nv_bfloat162 *>(o0 + 8 * g) =
+    const unsigned off = ((unsigned(g % 8) ^ (r & 7u)) << 4) + (lane % 4) * 4;
+    *reinterpret_cast<__nv_bfloat162 *>(base[g / 8] + r * 128 + off) =
         __floats2bfloat162_rn(o[4 * g + 0] * inv0, o[4 * g + 1] * inv0);
-    *reinterpret_cast<__nv_bfloat162 *>(o1 + 8 * g) =
+    *reinterpret_cast<__nv_bfloat162 *>(base[g / 8] + (r + 8) * 128 + off) =
         __floats2bfloat162_rn(o[4 * g + 2] * inv1, o[4 * g + 3] * inv1);
   }
+  ts::tma::store_fence(); // visible to the TMA unit
+  ts::sync_warpgroup();
+  const int row = tc.b * p.seqlen + tc.mi * BM + int(c) * 64;
+  if (issuer) {
+    ts::tma::issue_store(&p.o, {0, tc.h, row}, lo);
+    ts::tma::issue_store(&p.o, {64, tc.h, row}, hi);
+  }
   if (lane % 4 == 0) {
+    const int q_pos0 = tc.mi * BM + row_in_tile(c);
     float *const lse = p.lse + (size_t(tc.b) * p.heads + tc.h) * p.seqlen + q_pos0;
     lse[0] = st.m0 * p.scale + logf(l0);
     lse[8] = st.m1 * p.scale + logf(l1);
@@ -249,26 +278,35 @@ __device__ void load(const Params &p, ts::producer<QTile> q, ts::producer<KTile>
     ts::tma::load(sq->lo, &p.q, {0, tc.h, row0 + tc.mi * BM}, sq.barrier());
     ts::tma::load(sq->hi, &p.q, {64, tc.h, row0 + tc.mi * BM}, sq.barrier());
     q.commit(sq);
-    for (auto i : ts::domain(0, n_blocks_of(p, int(t))).nonempty()) {
-      const int n = nb - 1 - int(i); // from the last block down (causal: the diagonal first)
+    // Key blocks from the last down (causal: the diagonal first); V one
+    // block behind K, in the order the consumers read them.
+    auto sk = k.acquire();
+    ts::tma::load(sk->lo, &p.k, {0, tc.h, row0 + (nb - 1) * BN}, sk.barrier());
+    ts::tma::load(sk->hi, &p.k, {64, tc.h, row0 + (nb - 1) * BN}, sk.barrier());
+    k.commit(sk);
+    for (auto i : ts::domain(1, n_blocks_of(p, int(t)))) {
+      const int n = nb - 1 - int(i);
       auto sk = k.acquire();
       ts::tma::load(sk->lo, &p.k, {0, tc.h, row0 + n * BN}, sk.barrier());
       ts::tma::load(sk->hi, &p.k, {64, tc.h, row0 + n * BN}, sk.barrier());
       k.commit(sk);
       auto sv = v.acquire();
-      ts::tma::load(sv->lo, &p.v, {0, tc.h, row0 + n * BN}, sv.barrier());
-      ts::tma::load(sv->hi, &p.v, {64, tc.h, row0 + n * BN}, sv.barrier());
+      ts::tma::load(sv->lo, &p.v, {0, tc.h, row0 + (n + 1) * BN}, sv.barrier());
+      ts::tma::load(sv->hi, &p.v, {64, tc.h, row0 + (n + 1) * BN}, sv.barrier());
       v.commit(sv);
     }
+    auto sv = v.acquire();
+    ts::tma::load(sv->lo, &p.v, {0, tc.h, row0}, sv.barrier());
+    ts::tma::load(sv->hi, &p.v, {64, tc.h, row0}, sv.barrier());
+    v.commit(sv);
   }
 }
 
-// The two consumers differ only in C (their 64 rows) and their turn position.
-// The two consumers differ only in their rows (c) and turn position: libts has no
-// template tasks, so the body is written twice.
+// The two consumers differ only in their rows (c), turn position and
+// staging buffer: libts has no template tasks, so the body is written twice.
 [[ts::task(ts::warps(4, 4), ts::regs(240))]]
 __device__ void mma0(const Params &p, ts::consumer<QTile> q, ts::consumer<KTile> k,
-                     ts::consumer<VTile> v, ts::turn<Mma, 0> turn) {
+                     ts::consumer<VTile> v, ts::turn<Mma, 0> turn, ts::owned<OStage0> out) {
   constexpr unsigned c = 0;
   float o[64], s[64];
   uint32_t pr[32];
@@ -278,42 +316,44 @@ __device__ void mma0(const Params &p, ts::consumer<QTile> q, ts::consumer<KTile>
     Softmax st{-INFINITY, -INFINITY, 0.f, 0.f, 0.f, 0.f};
     auto sq = q.wait();
     const unsigned char *const qrows = reinterpret_cast<const unsigned char *>(sq->lo) + c * 64 * 128;
-
-    for (auto i : ts::domain(0, n_blocks_of(p, int(t))).nonempty()) {
-      if (!i.first())
-        to_bf16(pr, s); /* P of the previous block */
+    auto sk = k.wait(); // the first key block: S only
+    turn.take();
+    ts::wgmma::fence();
+    qk(s, qrows, sk->lo);
+    ts::wgmma::commit_group();
+    turn.pass();
+    ts::wgmma::wait_group<0>();
+    ts::wgmma::fence_operand(s);
+    k.release(sk);
+    first_softmax(p, s, st, tc, nb - 1, c);
+    for (auto i : ts::domain(1, n_blocks_of(p, int(t)))) {
+      to_bf16(pr, s); // P of the previous block
       auto sk = k.wait();
+      auto sv = v.wait(); // V of the previous block
       turn.take();
       ts::wgmma::fence();
       qk(s, qrows, sk->lo);
       ts::wgmma::commit_group();
-      if (!i.first()) {
-        auto sv = v.wait(); // V of the previous key block
-        rescale(o, st.sc0, st.sc1);
-        ts::wgmma::fence();
-        pv(o, pr, sv->lo, int(i) > 1);
-      }
-      ts::wgmma::commit_group(); /* empty in the first step */
+      rescale(o, st.sc0, st.sc1); // i == 1: the PV below overwrites O
+      ts::wgmma::fence();
+      pv(o, pr, sv->lo, int(i) > 1);
+      ts::wgmma::commit_group();
       turn.pass();
-      ts::wgmma::wait_group<1>(); /* S done */
+      ts::wgmma::wait_group<1>(); // S done
       ts::wgmma::fence_operand(s);
       k.release(sk);
-      if (i.last())
-        q.release(sq); // the tile's last QK^T has read Q
-      if (i.first())
-        first_softmax(p, s, st, tc, nb - 1, c);
-      else
-        softmax<false>(s, st, p.scale_log2);
+      softmax<false>(s, st, p.scale_log2); // overlaps PV
       ts::wgmma::fence_operand(s);
-      ts::wgmma::wait_group<0>(); /* PV done */
+      ts::wgmma::keep_live(pr); // or ptxas waits for PV before the softmax
+      ts::wgmma::wait_group<0>(); // PV done
       ts::wgmma::fence_operand(o);
-      if (!i.first())
-        v.release_oldest();
+      v.release(sv);
     }
-    to_bf16(pr, s); /* last PV */
+    q.release(sq); // every QK^T of the tile has read Q
+    to_bf16(pr, s); // the last PV
+    auto sv = v.wait();
     if (nb > 1)
       rescale(o, st.sc0, st.sc1);
-    auto sv = v.wait();
     turn.take();
     ts::wgmma::fence();
     pv(o, pr, sv->lo, nb > 1);
@@ -322,13 +362,13 @@ __device__ void mma0(const Params &p, ts::consumer<QTile> q, ts::consumer<KTile>
     ts::wgmma::wait_group<0>();
     ts::wgmma::fence_operand(o);
     v.release(sv);
-    store_out(p, o, st, tc, c);
+    store_out(p, o, st, tc, c, out->lo, out->hi);
   }
 }
 
 [[ts::task(ts::warps(8, 4), ts::regs(240))]]
 __device__ void mma1(const Params &p, ts::consumer<QTile> q, ts::consumer<KTile> k,
-                     ts::consumer<VTile> v, ts::turn<Mma, 1> turn) {
+                     ts::consumer<VTile> v, ts::turn<Mma, 1> turn, ts::owned<OStage1> out) {
   constexpr unsigned c = 1;
   float o[64], s[64];
   uint32_t pr[32];
@@ -338,42 +378,44 @@ __device__ void mma1(const Params &p, ts::consumer<QTile> q, ts::consumer<KTile>
     Softmax st{-INFINITY, -INFINITY, 0.f, 0.f, 0.f, 0.f};
     auto sq = q.wait();
     const unsigned char *const qrows = reinterpret_cast<const unsigned char *>(sq->lo) + c * 64 * 128;
-
-    for (auto i : ts::domain(0, n_blocks_of(p, int(t))).nonempty()) {
-      if (!i.first())
-        to_bf16(pr, s); /* P of the previous block */
+    auto sk = k.wait(); // the first key block: S only
+    turn.take();
+    ts::wgmma::fence();
+    qk(s, qrows, sk->lo);
+    ts::wgmma::commit_group();
+    turn.pass();
+    ts::wgmma::wait_group<0>();
+    ts::wgmma::fence_operand(s);
+    k.release(sk);
+    first_softmax(p, s, st, tc, nb - 1, c);
+    for (auto i : ts::domain(1, n_blocks_of(p, int(t)))) {
+      to_bf16(pr, s); // P of the previous block
       auto sk = k.wait();
+      auto sv = v.wait(); // V of the previous block
       turn.take();
       ts::wgmma::fence();
       qk(s, qrows, sk->lo);
       ts::wgmma::commit_group();
-      if (!i.first()) {
-        auto sv = v.wait(); // V of the previous key block
-        rescale(o, st.sc0, st.sc1);
-        ts::wgmma::fence();
-        pv(o, pr, sv->lo, int(i) > 1);
-      }
-      ts::wgmma::commit_group(); /* empty in the first step */
+      rescale(o, st.sc0, st.sc1); // i == 1: the PV below overwrites O
+      ts::wgmma::fence();
+      pv(o, pr, sv->lo, int(i) > 1);
+      ts::wgmma::commit_group();
       turn.pass();
-      ts::wgmma::wait_group<1>(); /* S done */
+      ts::wgmma::wait_group<1>(); // S done
       ts::wgmma::fence_operand(s);
       k.release(sk);
-      if (i.last())
-        q.release(sq); // the tile's last QK^T has read Q
-      if (i.first())
-        first_softmax(p, s, st, tc, nb - 1, c);
-      else
-        softmax<false>(s, st, p.scale_log2);
+      softmax<false>(s, st, p.scale_log2); // overlaps PV
       ts::wgmma::fence_operand(s);
-      ts::wgmma::wait_group<0>(); /* PV done */
+      ts::wgmma::keep_live(pr); // or ptxas waits for PV before the softmax
+      ts::wgmma::wait_group<0>(); // PV done
       ts::wgmma::fence_operand(o);
-      if (!i.first())
-        v.release_oldest();
+      v.release(sv);
     }
-    to_bf16(pr, s); /* last PV */
+    q.release(sq); // every QK^T of the tile has read Q
+    to_bf16(pr, s); // the last PV
+    auto sv = v.wait();
     if (nb > 1)
       rescale(o, st.sc0, st.sc1);
-    auto sv = v.wait();
     turn.take();
     ts::wgmma::fence();
     pv(o, pr, sv->lo, nb > 1);
@@ -382,12 +424,60 @@ __device__ void mma1(const Params &p, ts::consumer<QTile> q, ts::consumer<KTile>
     ts::wgmma::wait_group<0>();
     ts::wgmma::fence_operand(o);
     v.release(sv);
-    store_out(p, o, st, tc, c);
+    store_out(p, o, st, tc, c, out->lo, out->hi);
   }
 }
 
+
 [[ts::kernel(load, mma0, mma1)]]
 __global__ void attention_kernel(const __grid_constant__ Params p);
+
+} // namespace attn
+
+namespace attn {
+
+/// What the host computes for a launch besides Params: the four maps and the
+/// grid, computed again only when the tensors, the shape or the device
+/// change. Encoding four maps and querying the occupancy on every call cost
+/// microseconds of host time, which a short launch waits for.
+struct HostCache {
+  const void *q = nullptr, *k = nullptr, *v = nullptr, *o = nullptr;
+  uint64_t rows = 0;
+  int heads = 0, device = -1, ctas = 0;
+  QkvMap mq, mk, mv;
+  OMap mo;
+};
+
+/// 0, or 1 when a map cannot describe the tensors, 2 on a CUDA error.
+inline int refresh(HostCache &c, const void *q, const void *k, const void *v, void *o,
+                   uint64_t rows, int heads) {
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess)
+    return 2;
+  if (c.device != device) {
+    c = HostCache{};
+    if (ts::resident_ctas<attention_kernel>(c.ctas) != cudaSuccess)
+      return 2;
+    c.device = device;
+  }
+  if (c.q == q && c.k == k && c.v == v && c.o == o && c.rows == rows && c.heads == heads)
+    return 0;
+  const uint64_t extent[3] = {rows, uint64_t(heads), uint64_t(D)};
+  const uint64_t stride[2] = {uint64_t(heads) * D * 2, uint64_t(D) * 2};
+  c.q = nullptr; // invalid until all four are encoded
+  if (ts::tensor_map::encode(&c.mq, q, extent, stride, CU_TENSOR_MAP_SWIZZLE_128B) != cudaSuccess ||
+      ts::tensor_map::encode(&c.mk, k, extent, stride, CU_TENSOR_MAP_SWIZZLE_128B) != cudaSuccess ||
+      ts::tensor_map::encode(&c.mv, v, extent, stride, CU_TENSOR_MAP_SWIZZLE_128B) != cudaSuccess ||
+      ts::tensor_map::encode(&c.mo, o, extent, stride, CU_TENSOR_MAP_SWIZZLE_128B) != cudaSuccess)
+    return 1;
+  c.q = q;
+  c.k = k;
+  c.v = v;
+  c.o = o;
+  c.rows = rows;
+  c.heads = heads;
+  return 0;
+}
 
 } // namespace attn
 
@@ -399,15 +489,14 @@ extern "C" int attention_sm90_libts(const void *q, const void *k, const void *v,
   if (head_dim != D || seqlen <= 0 || seqlen % BM != 0 || batch <= 0 || heads <= 0 ||
       int64_t(batch) * seqlen >= (int64_t(1) << 31))
     return 1;
+  static thread_local HostCache cache;
+  if (const int rc = refresh(cache, q, k, v, o, uint64_t(batch) * seqlen, heads))
+    return rc;
   Params p;
-  const uint64_t rows = uint64_t(batch) * seqlen;
-  const uint64_t extent[3] = {rows, uint64_t(heads), uint64_t(D)};
-  const uint64_t stride[2] = {uint64_t(heads) * D * 2, uint64_t(D) * 2};
-  if (ts::tensor_map::encode(&p.q, q, extent, stride, CU_TENSOR_MAP_SWIZZLE_128B) != cudaSuccess ||
-      ts::tensor_map::encode(&p.k, k, extent, stride, CU_TENSOR_MAP_SWIZZLE_128B) != cudaSuccess ||
-      ts::tensor_map::encode(&p.v, v, extent, stride, CU_TENSOR_MAP_SWIZZLE_128B) != cudaSuccess)
-    return 1;
-  p.o = static_cast<__nv_bfloat16 *>(o);
+  p.q = cache.mq;
+  p.k = cache.mk;
+  p.v = cache.mv;
+  p.o = cache.mo;
   p.lse = lse;
   p.seqlen = seqlen;
   p.heads = heads;
@@ -418,10 +507,7 @@ extern "C" int attention_sm90_libts(const void *q, const void *k, const void *v,
   p.causal = causal ? 1 : 0;
   p.scale = 1.f / std::sqrt(float(D));
   p.scale_log2 = p.scale * 1.4426950408889634f;
-  int ctas = 0;
-  if (ts::resident_ctas<attention_kernel>(ctas) != cudaSuccess)
-    return 2;
-  const int grid = p.num_tiles < ctas ? p.num_tiles : ctas;
+  const int grid = p.num_tiles < cache.ctas ? p.num_tiles : cache.ctas;
   return ts::launch<attention_kernel>(dim3(grid), stream, p) == cudaSuccess ? 0 : 2;
 }
 

@@ -19,7 +19,8 @@ SDPA takes (B, H, S, D): it gets transposed views of the same tensors.
 For each shape and mask: the result of every implementation is compared with
 an fp32 PyTorch reference (max |O - ref| and max |LSE - ref|; SDPA's O too, as
 the bf16 yardstick), then each is timed: warm-up, then the median of many
-launches, each between two CUDA events. TFLOP/s counts 4*B*H*S*S*D flops
+launches, each between two CUDA events; that --rounds times (3), the
+implementations in rotated order each round, and the median round kept. TFLOP/s counts 4*B*H*S*S*D flops
 (causal: half). Default shapes: FlashAttention-3's (16 heads, head dim 128,
 batch * seqlen = 16384, seqlen 1k..16k), non-causal and causal.
 """
@@ -133,6 +134,8 @@ def main():
     ap.add_argument("--no-sdpa", action="store_true")
     ap.add_argument("--warmup", type=int, default=5)
     ap.add_argument("--reps", type=int, default=0, help="timed launches (0: ~0.3 s each)")
+    ap.add_argument("--rounds", type=int, default=3,
+                    help="timings of each implementation, in rotated order; the median is kept")
     args = ap.parse_args()
 
     torch.backends.cuda.matmul.allow_tf32 = False
@@ -203,13 +206,20 @@ def main():
             tflops = {}
             fns = [(i.name, (lambda i=i: i(q, k, v, o, lse, causal))) for i in impls]
             fns += list(sdpa_fns.items())
+            reps = {}
             for name, fn in fns:
-                reps = args.reps
-                if reps <= 0:
+                reps[name] = args.reps
+                if reps[name] <= 0:
                     once = time_ms(fn, 1, 3)
-                    reps = int(min(200, max(10, 300.0 / max(once, 1e-3))))
-                ms = time_ms(fn, args.warmup, reps)
-                tflops[name] = flops / (ms * 1e-3) / 1e12
+                    reps[name] = int(min(200, max(10, 300.0 / max(once, 1e-3))))
+            # Rounds in rotated order, the median of each: the GPU's clock
+            # drifts with its load, which would favour whoever runs first.
+            times = {name: [] for name, _ in fns}
+            for r in range(args.rounds):
+                for name, fn in fns[r % len(fns):] + fns[:r % len(fns)]:
+                    times[name].append(time_ms(fn, args.warmup, reps[name]))
+            for name, _ in fns:
+                tflops[name] = flops / (statistics.median(times[name]) * 1e-3) / 1e12
             rows.append(((B, S, H, D), causal, tflops))
             line = " ".join(f"{n} {t:7.1f}" for n, t in tflops.items())
             print(f"time  B={B} S={S} H={H} D={D} causal={int(causal)}: TFLOP/s {line}")

@@ -118,6 +118,34 @@ __device__ __forceinline__ void fence_operand(float (&d)[S]) {
     asm volatile("" : "+f"(d[i])::"memory");
 }
 
+/// Keeps registers an MMA in flight reads (mma_rs_bf16's A fragment) live up
+/// to this call, and ends ptxas's basic block here. Call it after work that
+/// should overlap the MMA, before the wait_group that retires it. Without it
+/// ptxas reuses the registers once the MMA is issued, so it must wait for
+/// the MMA before that work, and it hoists the wait_group across the work
+/// within one basic block (both seen in SASS with CUDA 13.0:
+/// examples/attention_sm90.cu's softmax ran after PV instead of during it).
+/// It stores them under a predicate that is never true (the dynamic shared
+/// memory size is never 2^32 - 1 bytes), so nothing is written.
+template <int N>
+__device__ __forceinline__ void keep_live(const uint32_t (&r)[N]) {
+  static_assert(N % 4 == 0, "keep_live takes groups of four registers");
+#if defined(__CUDA_ARCH__)
+  uint32_t size;
+  asm volatile("mov.u32 %0, %%dynamic_smem_size;\n" : "=r"(size));
+#pragma unroll
+  for (int i = 0; i < N; i += 4)
+    asm volatile("{\n"
+                 ".reg .pred never;\n"
+                 "setp.eq.u32 never, %4, -1;\n"
+                 "@never st.shared.v4.b32 [%5], {%0, %1, %2, %3};\n"
+                 "}\n"
+                 :
+                 : "r"(r[i]), "r"(r[i + 1]), "r"(r[i + 2]), "r"(r[i + 3]), "r"(size), "r"(0u)
+                 : "memory");
+#endif
+}
+
 /// Accumulator registers per thread of m64nNk16 with fp32 accumulation.
 template <int N> struct accum {
   static_assert(N == 64 || N == 128 || N == 256, "mma_bf16 is provided for N = 64, 128, 256");

@@ -50,9 +50,13 @@
 //   Getting ptxas to really overlap the softmax with PV took three things,
 //   each seen in SASS (CUDA 13.0): no branch between the two waits (release
 //   is one predicated asm, the causal mask is only applied to the first
-//   block), the P conversion at the top of the next step, and keep_p_live
-//   (P stays live through the softmax, and its never-taken branches end the
-//   basic block so that ptxas cannot hoist wait_group 0 into the softmax).
+//   block), the P conversion at the top of the next step, and
+//   ts::wgmma::keep_live (P stays live through the softmax, and its
+//   never-taken branches end the basic block so that ptxas cannot hoist
+//   wait_group 0 into the softmax). Q has two stages and goes back after the
+//   k-loop, so the producer loads the next tile's Q during this one; the
+//   producer loads V one block behind K, in the order the consumers read
+//   them. examples/attention_sm90.cu is written the same way (its twin).
 // - ping-pong (attention_sm90_hand; attention_sm90_hand_nopp leaves it out):
 //   named barriers 5 (consumer 0) and 6 (consumer 1), 256 threads each. A
 //   consumer bar.syncs its own barrier before issuing its GEMMs and
@@ -76,12 +80,12 @@
 //   attention_sm90_hand_regstore stores O straight from registers instead
 //   (two bf16 per store). LSE: the first thread of each quad, from registers.
 //
-// Barriers (mbarriers, 8 bytes each): q_full (1 arrival + 32 KiB tx),
-// q_empty (8 arrivals: the consumer warps), k_full[2] / v_full[2] (1 +
-// 32 KiB tx), k_empty[2] / v_empty[2] (8).
-// Shared memory: Q 32 KiB + K 2 x 32 KiB + V 2 x 32 KiB + O staging 2 x 16
-// KiB = 192 KiB, barriers, 1 KiB alignment slack (swizzled tiles need
-// 1024-byte alignment): 197712 bytes. Each 128 x 128 bf16 tile is two
+// Barriers (mbarriers, 8 bytes each): q_full[2] / k_full[2] / v_full[2] (1
+// arrival + 32 KiB tx), q_empty[2] / k_empty[2] / v_empty[2] (8 arrivals:
+// the consumer warps).
+// Shared memory: Q, K and V 2 x 32 KiB each + O staging 2 x 16 KiB = 224
+// KiB, barriers, 1 KiB alignment slack (swizzled tiles need 1024-byte
+// alignment): 230496 bytes. Each 128 x 128 bf16 tile is two
 // 128-row x 64-column halves (one TMA box each, 16 KiB, 128-byte swizzled):
 // columns 0..63, then 64..127. Registers: ptxas -v reports 168 (the launch
 // bound of 384 threads), no spills; the consumers use up to 240 after
@@ -114,19 +118,19 @@ namespace attn_hand {
 
 constexpr int D = 128;                // head dim
 constexpr int BM = 128, BN = 128;     // query tile, key block
-constexpr int kStages = 2;            // K and V rings
+constexpr int kStages = 2;            // Q, K and V rings
 constexpr int kConsumerWarpgroups = 2;
 constexpr int kThreads = 128 * (kConsumerWarpgroups + 1);
 constexpr unsigned kConsumerWarps = 4 * kConsumerWarpgroups;
 constexpr unsigned kHalfBytes = 128 * 64 * 2;    // one TMA box: 128 rows x 64 bf16
 constexpr unsigned kTileBytes = 2 * kHalfBytes;  // 128 x 128 bf16 = 32 KiB
 constexpr unsigned kQOff = 0;
-constexpr unsigned kKOff = kQOff + kTileBytes;
+constexpr unsigned kKOff = kQOff + kStages * kTileBytes;
 constexpr unsigned kVOff = kKOff + kStages * kTileBytes;
 constexpr unsigned kOOff = kVOff + kStages * kTileBytes; // O staging (TMA-store epilogue)
 constexpr unsigned kOBytesPerWg = 64 * D * 2;                // 64 rows x 128 bf16 = 16 KiB
 constexpr unsigned kBarOff = kOOff + kConsumerWarpgroups * kOBytesPerWg;
-constexpr unsigned kNumBars = 2 + 4 * kStages;
+constexpr unsigned kNumBars = 6 * kStages;
 constexpr unsigned kSmemBytes = kBarOff + kNumBars * 8 + 1024; // + alignment slack
 constexpr unsigned kProducerRegs = 24, kConsumerRegs = 240;
 constexpr unsigned kTurnBar0 = 5; // named barrier of consumer c: kTurnBar0 + c
@@ -146,7 +150,6 @@ struct Params {
   int num_tiles; // batch * heads * m_blocks
   int bh_count;  // batch * heads
   int causal;
-  int never; // 0: a predicate ptxas cannot fold (keep_p_live)
   float scale;      // 1 / sqrt(D)
   float scale_log2; // scale * log2(e)
 };
@@ -164,29 +167,6 @@ __device__ __forceinline__ void named_sync(unsigned id) {
 }
 __device__ __forceinline__ void named_arrive(unsigned id) {
   asm volatile("bar.arrive %0, 256;\n" : : "r"(id) : "memory");
-}
-
-/// Keeps the P registers live (for ptxas) up to this point: stores them
-/// under a predicate that is never true at run time (`never`, a kernel
-/// argument ptxas cannot see through; ptxas turns them into branches
-/// around the stores). Without a real use, P is dead after the PV issue as
-/// far as ptxas's register allocator goes: it reuses P's registers for the
-/// softmax and must then wait for the in-flight PV first. And ptxas's
-/// scheduler hoists a wgmma.wait_group (WARPGROUP.DEPBAR) freely within a
-/// basic block, into the softmax; the branches end the block (both seen in
-/// SASS, CUDA 13.0).
-__device__ __forceinline__ void keep_p_live(const uint32_t (&p)[32], int never, void *dummy) {
-  const uint32_t addr = static_cast<uint32_t>(__cvta_generic_to_shared(dummy));
-#pragma unroll
-  for (int i = 0; i < 32; i += 4)
-    asm volatile("{\n"
-                 ".reg .pred q;\n"
-                 "setp.ne.b32 q, %4, 0;\n"
-                 "@q st.shared.v4.b32 [%5], {%0, %1, %2, %3};\n"
-                 "}\n"
-                 :
-                 : "r"(p[i]), "r"(p[i + 1]), "r"(p[i + 2]), "r"(p[i + 3]), "r"(never), "r"(addr)
-                 : "memory");
 }
 
 /// V as wgmma's B: N-major (transposed), 128-byte swizzle, the two
@@ -365,8 +345,8 @@ __global__ void __launch_bounds__(kThreads, 1) attention_kernel(const __grid_con
   unsigned char *const smem = ts::detail::align_base<1024>(smem_raw);
   uint64_t *const bars = reinterpret_cast<uint64_t *>(smem + kBarOff);
   uint64_t *const q_full = bars;
-  uint64_t *const q_empty = bars + 1;
-  uint64_t *const k_full = bars + 2;
+  uint64_t *const q_empty = q_full + kStages;
+  uint64_t *const k_full = q_empty + kStages;
   uint64_t *const k_empty = k_full + kStages;
   uint64_t *const v_full = k_empty + kStages;
   uint64_t *const v_empty = v_full + kStages;
@@ -374,8 +354,8 @@ __global__ void __launch_bounds__(kThreads, 1) attention_kernel(const __grid_con
   const unsigned lane = ts::detail::lane_index();
 
   if (threadIdx.x == 0) {
-    ts::detail::init_barriers(q_full, 1, 1);
-    ts::detail::init_barriers(q_empty, 1, kConsumerWarps);
+    ts::detail::init_barriers(q_full, kStages, 1);
+    ts::detail::init_barriers(q_empty, kStages, kConsumerWarps);
     ts::detail::init_barriers(k_full, kStages, 1);
     ts::detail::init_barriers(k_empty, kStages, kConsumerWarps);
     ts::detail::init_barriers(v_full, kStages, 1);
@@ -391,32 +371,40 @@ __global__ void __launch_bounds__(kThreads, 1) attention_kernel(const __grid_con
       ts::tma::prefetch_descriptor(&p.q);
       ts::tma::prefetch_descriptor(&p.k);
       ts::tma::prefetch_descriptor(&p.v);
-      unsigned kst = 0, kph = 0, vst = 0, vph = 0, qph = 0;
+      unsigned qst = 0, qph = 0, kst = 0, kph = 0, vst = 0, vph = 0;
       for (int t = blockIdx.x; t < p.num_tiles; t += gridDim.x) {
         const TileCoords tc = tile_coords(p, t);
         const int row0 = tc.b * p.seqlen; // token row of (b, 0)
-        ts::detail::wait_parity(q_empty, qph ^ 1u); // fresh barrier: passes
-        qph ^= 1u;
-        ts::detail::arrive_expect_tx(q_full, kTileBytes);
-        unsigned char *const sq = smem + kQOff;
-        ts::tma::load_with_barrier(sq, &p.q, {0, tc.h, row0 + tc.mi * BM}, q_full);
-        ts::tma::load_with_barrier(sq + kHalfBytes, &p.q, {64, tc.h, row0 + tc.mi * BM}, q_full);
-        for (int i = 0; i < tc.n_count; ++i) {
-          const int n = tc.n_count - 1 - i;
-          ts::detail::wait_parity(k_empty + kst, kph ^ 1u);
-          ts::detail::arrive_expect_tx(k_full + kst, kTileBytes);
-          unsigned char *const sk = smem + kKOff + kst * kTileBytes;
-          ts::tma::load_with_barrier(sk, &p.k, {0, tc.h, row0 + n * BN}, k_full + kst);
-          ts::tma::load_with_barrier(sk + kHalfBytes, &p.k, {64, tc.h, row0 + n * BN},
-                                     k_full + kst);
-          advance(kst, kph);
-          ts::detail::wait_parity(v_empty + vst, vph ^ 1u);
-          ts::detail::arrive_expect_tx(v_full + vst, kTileBytes);
-          unsigned char *const sv = smem + kVOff + vst * kTileBytes;
-          ts::tma::load_with_barrier(sv, &p.v, {0, tc.h, row0 + n * BN}, v_full + vst);
-          ts::tma::load_with_barrier(sv + kHalfBytes, &p.v, {64, tc.h, row0 + n * BN},
-                                     v_full + vst);
-          advance(vst, vph);
+        ts::detail::wait_parity(q_empty + qst, qph ^ 1u); // fresh barrier: passes
+        ts::detail::arrive_expect_tx(q_full + qst, kTileBytes);
+        unsigned char *const sq = smem + kQOff + qst * kTileBytes;
+        ts::tma::load_with_barrier(sq, &p.q, {0, tc.h, row0 + tc.mi * BM}, q_full + qst);
+        ts::tma::load_with_barrier(sq + kHalfBytes, &p.q, {64, tc.h, row0 + tc.mi * BM},
+                                   q_full + qst);
+        advance(qst, qph);
+        // Key blocks from the last down; V one block behind K, in the order
+        // the consumers read them.
+        for (int i = 0; i <= tc.n_count; ++i) {
+          if (i < tc.n_count) {
+            const int n = tc.n_count - 1 - i;
+            ts::detail::wait_parity(k_empty + kst, kph ^ 1u);
+            ts::detail::arrive_expect_tx(k_full + kst, kTileBytes);
+            unsigned char *const sk = smem + kKOff + kst * kTileBytes;
+            ts::tma::load_with_barrier(sk, &p.k, {0, tc.h, row0 + n * BN}, k_full + kst);
+            ts::tma::load_with_barrier(sk + kHalfBytes, &p.k, {64, tc.h, row0 + n * BN},
+                                       k_full + kst);
+            advance(kst, kph);
+          }
+          if (i > 0) {
+            const int n = tc.n_count - i;
+            ts::detail::wait_parity(v_empty + vst, vph ^ 1u);
+            ts::detail::arrive_expect_tx(v_full + vst, kTileBytes);
+            unsigned char *const sv = smem + kVOff + vst * kTileBytes;
+            ts::tma::load_with_barrier(sv, &p.v, {0, tc.h, row0 + n * BN}, v_full + vst);
+            ts::tma::load_with_barrier(sv + kHalfBytes, &p.v, {64, tc.h, row0 + n * BN},
+                                       v_full + vst);
+            advance(vst, vph);
+          }
         }
       }
       // Drain: every stage handed back before the producer leaves.
@@ -426,7 +414,10 @@ __global__ void __launch_bounds__(kThreads, 1) attention_kernel(const __grid_con
         ts::detail::wait_parity(v_empty + vst, vph ^ 1u);
         advance(vst, vph);
       }
-      ts::detail::wait_parity(q_empty, qph ^ 1u);
+      for (int i = 0; i < kStages; ++i) {
+        ts::detail::wait_parity(q_empty + qst, qph ^ 1u);
+        advance(qst, qph);
+      }
     }
     return;
   }
@@ -435,7 +426,6 @@ __global__ void __launch_bounds__(kThreads, 1) attention_kernel(const __grid_con
   ts::detail::setmaxnreg_inc<kConsumerRegs>();
   const unsigned c = warp / 4 - 1;                 // consumer 0 or 1
   const int row_in_tile = int(c) * 64 + int(warp % 4) * 16 + int(lane / 4); // and + 8
-  const unsigned char *const sq = smem + kQOff + c * 64 * 128; // this warpgroup's 64 rows
   if (PINGPONG && c == 0)
     named_arrive(kTurnBar0); // consumer 0 takes the first turn
 
@@ -444,7 +434,7 @@ __global__ void __launch_bounds__(kThreads, 1) attention_kernel(const __grid_con
 #pragma unroll
   for (int i = 0; i < 64; ++i)
     o[i] = 0.f;
-  unsigned kst = 0, kph = 0, vst = 0, vph = 0, qph = 0;
+  unsigned qst = 0, qph = 0, kst = 0, kph = 0, vst = 0, vph = 0;
   const float sl2 = p.scale_log2;
 
   for (int t = blockIdx.x; t < p.num_tiles; t += gridDim.x) {
@@ -452,8 +442,8 @@ __global__ void __launch_bounds__(kThreads, 1) attention_kernel(const __grid_con
     const int q_pos0 = tc.mi * BM + row_in_tile; // query position of this thread's first row
     float m0 = -INFINITY, m1 = -INFINITY, l0 = 0.f, l1 = 0.f, sc0, sc1;
 
-    ts::detail::wait_parity(q_full, qph);
-    qph ^= 1u;
+    ts::detail::wait_parity(q_full + qst, qph);
+    const unsigned char *const sq = smem + kQOff + qst * kTileBytes + c * 64 * 128; // our rows
 
     // First key block (the last one: the diagonal when causal): S only.
     {
@@ -468,8 +458,6 @@ __global__ void __launch_bounds__(kThreads, 1) attention_kernel(const __grid_con
       ts::wgmma::fence_operand(s);
       release(k_empty + kst, lane);
       advance(kst, kph);
-      if (tc.n_count == 1)
-        release(q_empty, lane);
       if (p.causal && n * BN + BN - 1 > tc.mi * BM)
         causal_mask(s, q_pos0, n * BN + 2 * int(lane % 4));
       softmax<true>(s, m0, m1, l0, l1, sc0, sc1, sl2);
@@ -499,22 +487,23 @@ __global__ void __launch_bounds__(kThreads, 1) attention_kernel(const __grid_con
       ts::wgmma::fence_operand(s);
       release(k_empty + kst, lane);
       advance(kst, kph);
-      release(q_empty, lane, i == tc.n_count - 1); // the tile's last QK^T has read Q
       // No mask here: with BN == BM only the first (diagonal) block needs
       // one (and a branch here would end the basic block, see release()).
       softmax<false>(s, m0, m1, l0, l1, sc0, sc1, sl2);
       // Pins the softmax before the wait: without it nvcc sinks the ex2s to
       // their use after wait_group 0, and nothing overlaps PV (seen in SASS).
       ts::wgmma::fence_operand(s);
-      // See keep_p_live: P live through the softmax, and (its never-taken
-      // branches) a basic-block boundary that ptxas does not hoist the
-      // wait below across.
-      keep_p_live(pr, p.never, smem + kOOff);
+      // P live through the softmax, and a basic-block boundary that ptxas
+      // does not hoist the wait below across (include/ts/wgmma.h).
+      ts::wgmma::keep_live(pr);
       ts::wgmma::wait_group<0>(); // PV done: V stage and P registers free
       ts::wgmma::fence_operand(o);
       release(v_empty + vst, lane);
       advance(vst, vph);
     }
+
+    release(q_empty + qst, lane); // every QK^T of the tile has read Q
+    advance(qst, qph);
 
     // Last PV.
     to_bf16(pr, s);
@@ -670,7 +659,6 @@ static int run(const void *q, const void *k, const void *v, void *o, float *lse,
   p.num_tiles = batch * heads * p.m_blocks;
   p.bh_count = batch * heads;
   p.causal = causal ? 1 : 0;
-  p.never = 0;
   p.scale = 1.f / std::sqrt(float(D));
   p.scale_log2 = p.scale * 1.4426950408889634f;
   const int grid = p.num_tiles < sms ? p.num_tiles : sms;

@@ -2,12 +2,13 @@
 // the hand-written yardstick test/gpu/handwritten/attention_sm90_hand.cu (its
 // twin: the same schedule, main loops of the same instructions in SASS,
 // test/lit/codegen/attention-sass.cu).
-// bf16 Q/K/V/O [B][S][H][128], LSE fp32 [B][H][S] (natural log), head dim
-// 128, 128-row query tiles, 128-key blocks, static persistent tile loop.
+// bf16 Q/K/V/O [B][S][H][D], LSE fp32 [B][H][S] (natural log), head dim D =
+// 128 (-DATTN_HEAD_DIM=64: 64), 128-row query tiles, 128-key blocks, static
+// persistent tile loop (causal: longest first, rounds in a snake).
 // - load (warp 0, regs 24): Q per tile (two stages, so the next tile's Q
 //   loads during this one), K and V per key block (two stages each), V one
 //   block behind K in the order the consumers read them; rank-3 typed maps
-//   (token, head, d), two 64-column boxes per 128 x 128 tile.
+//   (token, head, d), one 64-column box per 64 columns of d.
 // - mma0 / mma1 (warps 4-7 / 8-11, regs 240): 64 query rows each, ping-pong
 //   through a ts::turns ring. The first key block is peeled (QK^T only), so
 //   the k-loop has no branch between its two wgmma groups: per key block
@@ -27,6 +28,7 @@
 //
 //   libts-nvcc -std=c++17 -O3 attention_sm90.cu -o attn && ./attn [B S H]
 // -DATTN_NO_MAIN: library only (attention_sm90_libts, bench/attention ABI).
+// libts-variant: d64 -DATTN_HEAD_DIM=64
 #include <ts/ts.h>
 #include <ts/tensor_map.h>
 
@@ -40,7 +42,12 @@
 
 namespace attn {
 
-constexpr int D = 128, BM = 128, BN = 128;
+#ifndef ATTN_HEAD_DIM
+#define ATTN_HEAD_DIM 128
+#endif
+constexpr int D = ATTN_HEAD_DIM, BM = 128, BN = 128;
+static_assert(D == 64 || D == 128, "head dim 64 or 128");
+constexpr int kHalves = D / 64;               // 64-column halves of a row of d
 constexpr unsigned kHalfBytes = 128 * 64 * 2; // one TMA box: 128 rows x 64 bf16
 
 using QkvMap = ts::tma::map<__nv_bfloat16, 128, 1, 64>; // (token, head, d), outermost first
@@ -59,36 +66,42 @@ struct Params {
 /// A 128 x 128 bf16 tile: columns 0..63 (lo), then 64..127 (hi), each a
 /// 128-byte swizzled TMA box.
 struct [[ts::resource(ts::tma_async, ts::stages(2), ts::swizzled)]] QTile {
-  __nv_bfloat16 lo[128 * 64];
-  __nv_bfloat16 hi[128 * 64];
+  __nv_bfloat16 half[kHalves][128 * 64];
 };
 struct [[ts::resource(ts::tma_async, ts::stages(2), ts::swizzled)]] KTile {
-  __nv_bfloat16 lo[128 * 64];
-  __nv_bfloat16 hi[128 * 64];
+  __nv_bfloat16 half[kHalves][128 * 64];
 };
 struct [[ts::resource(ts::tma_async, ts::stages(2), ts::swizzled)]] VTile {
-  __nv_bfloat16 lo[128 * 64];
-  __nv_bfloat16 hi[128 * 64];
+  __nv_bfloat16 half[kHalves][128 * 64];
 };
 struct [[ts::resource(ts::turns)]] Mma {};
 /// Each consumer's O staging (64 rows, two 64-column swizzled halves):
 /// task-owned memory belongs to one task, so one struct per consumer.
 struct [[ts::resource(ts::task_owned, ts::swizzled)]] OStage0 {
-  __nv_bfloat16 lo[64 * 64];
-  __nv_bfloat16 hi[64 * 64];
+  __nv_bfloat16 half[kHalves][64 * 64];
 };
 struct [[ts::resource(ts::task_owned, ts::swizzled)]] OStage1 {
-  __nv_bfloat16 lo[64 * 64];
-  __nv_bfloat16 hi[64 * 64];
+  __nv_bfloat16 half[kHalves][64 * 64];
 };
 
 struct TileCoords {
   int b, h, mi;
 };
+/// The persistent loop hands CTA j the tiles j, j + G, j + 2G, ... (G the
+/// grid). For causal, where tiles shrink along the order, every other round
+/// of G runs backwards (CTA j takes G - 1 - j): each CTA's sum of tile
+/// lengths comes within 0.2% of the mean from 4k tokens on, where plain
+/// rounds leave 6% (docs/benchmarks.md).
+__device__ __forceinline__ int snake(const Params &p, int t) {
+  const int g = int(gridDim.x), round = t / g, j = t % g;
+  const int width = min(g, p.num_tiles - round * g); // the last round may be short
+  return round % 2 ? round * g + width - 1 - j : t;
+}
 __device__ __forceinline__ TileCoords tile_coords(const Params &p, int t) {
   TileCoords c;
   int bh;
-  if (p.causal) { // longest first over the grid
+  if (p.causal) { // longest first over the grid, rounds in a snake
+    t = snake(p, t);
     bh = t % p.bh_count;
     c.mi = p.m_blocks - 1 - t / p.bh_count;
   } else { // a head's query blocks side by side
@@ -103,7 +116,7 @@ __device__ __forceinline__ TileCoords tile_coords(const Params &p, int t) {
 __device__ __forceinline__ int n_blocks_of(const Params &p, int t) {
   if (!p.causal)
     return p.n_blocks;
-  const int mi = p.m_blocks - 1 - t / p.bh_count;
+  const int mi = p.m_blocks - 1 - snake(p, t) / p.bh_count;
   return min(p.n_blocks, ((mi + 1) * BM + BN - 1) / BN);
 }
 
@@ -116,7 +129,7 @@ __device__ __forceinline__ float ex2(float x) {
 }
 
 /// S = Q K^T for 64 rows: q = the warpgroup's rows of the Q tile's lo half
-/// (hi is kHalfBytes after it), k = the K stage's lo half.
+/// (the next half kHalfBytes after it), k = the K stage's first half.
 __device__ __forceinline__ void qk(float (&s)[64], const void *q, const void *k) {
   const uint64_t dq = ts::wgmma::make_desc_sw128(q);
   const uint64_t dk = ts::wgmma::make_desc_sw128(k);
@@ -127,8 +140,8 @@ __device__ __forceinline__ void qk(float (&s)[64], const void *q, const void *k)
   }
 }
 
-/// O (+)= P V: P from registers, V (MN-major, two halves kHalfBytes apart).
-__device__ __forceinline__ void pv(float (&o)[64], const uint32_t (&pr)[32], const void *v,
+/// O (+)= P V: P from registers, V (MN-major, its halves kHalfBytes apart).
+__device__ __forceinline__ void pv(float (&o)[D / 2], const uint32_t (&pr)[32], const void *v,
                                    bool accumulate) {
   const uint64_t dv = ts::wgmma::make_desc_mn_sw128(v, kHalfBytes);
 #pragma unroll
@@ -190,9 +203,9 @@ __device__ __forceinline__ void causal_mask(float (&s)[64], int q0, int k0) {
     }
 }
 
-__device__ __forceinline__ void rescale(float (&o)[64], float sc0, float sc1) {
+__device__ __forceinline__ void rescale(float (&o)[D / 2], float sc0, float sc1) {
 #pragma unroll
-  for (int g = 0; g < 16; ++g) {
+  for (int g = 0; g < D / 8; ++g) {
     o[4 * g + 0] *= sc0;
     o[4 * g + 1] *= sc0;
     o[4 * g + 2] *= sc1;
@@ -221,13 +234,13 @@ __device__ __forceinline__ void first_softmax(const Params &p, float (&s)[64], S
   softmax<true>(s, st, p.scale_log2);
 }
 
-/// O / l of this warpgroup's 64 rows into its staging buffer as two 64 x 64
-/// halves (lo: columns 0..63, hi: 64..127), 128-byte swizzled (16-byte chunk
-/// j of row r at j ^ (r % 8): conflict-free), stored by TMA; LSE from
+/// O / l of this warpgroup's 64 rows into its staging buffer as 64 x 64
+/// halves (columns 0..63, then 64..127), 128-byte swizzled (16-byte chunk j
+/// of row r at j ^ (r % 8): conflict-free), stored by TMA; LSE from
 /// registers. The previous tile's stores must have read the buffer first.
-__device__ __forceinline__ void store_out(const Params &p, const float (&o)[64], Softmax &st,
+__device__ __forceinline__ void store_out(const Params &p, const float (&o)[D / 2], Softmax &st,
                                           const TileCoords &tc, unsigned c,
-                                          __nv_bfloat16 *lo, __nv_bfloat16 *hi) {
+                                          __nv_bfloat16 (&half)[kHalves][64 * 64]) {
   const unsigned lane = threadIdx.x % 32;
   float l0 = st.l0, l1 = st.l1;
   l0 += __shfl_xor_sync(0xffffffffu, l0, 1);
@@ -240,23 +253,21 @@ __device__ __forceinline__ void store_out(const Params &p, const float (&o)[64],
     ts::tma::wait_store_reads<0>();
   ts::sync_warpgroup();
   const unsigned r = (threadIdx.x / 32) % 4 * 16 + lane / 4; // rows r and r + 8 of the 64
-  unsigned char *const base[2] = {reinterpret_cast<unsigned char *>(lo),
-                                  reinterpret_cast<unsigned char *>(hi)};
 #pragma unroll
-  for (int g = 0; g < 16; ++g) {
+  for (int g = 0; g < D / 8; ++g) {
+    unsigned char *const rows = reinterpret_cast<unsigned char *>(half[g / 8]);
     const unsigned off = ((unsigned(g % 8) ^ (r & 7u)) << 4) + (lane % 4) * 4;
-    *reinterpret_cast<__nv_bfloat162 *>(base[g / 8] + r * 128 + off) =
+    *reinterpret_cast<__nv_bfloat162 *>(rows + r * 128 + off) =
         __floats2bfloat162_rn(o[4 * g + 0] * inv0, o[4 * g + 1] * inv0);
-    *reinterpret_cast<__nv_bfloat162 *>(base[g / 8] + (r + 8) * 128 + off) =
+    *reinterpret_cast<__nv_bfloat162 *>(rows + (r + 8) * 128 + off) =
         __floats2bfloat162_rn(o[4 * g + 2] * inv1, o[4 * g + 3] * inv1);
   }
   ts::tma::store_fence(); // visible to the TMA unit
   ts::sync_warpgroup();
   const int row = tc.b * p.seqlen + tc.mi * BM + int(c) * 64;
-  if (issuer) {
-    ts::tma::issue_store(&p.o, {0, tc.h, row}, lo);
-    ts::tma::issue_store(&p.o, {64, tc.h, row}, hi);
-  }
+  if (issuer)
+    for (int h = 0; h < kHalves; ++h)
+      ts::tma::issue_store(&p.o, {64 * h, tc.h, row}, half[h]);
   if (lane % 4 == 0) {
     const int q_pos0 = tc.mi * BM + row_in_tile(c);
     float *const lse = p.lse + (size_t(tc.b) * p.heads + tc.h) * p.seqlen + q_pos0;
@@ -275,29 +286,29 @@ __device__ void load(const Params &p, ts::producer<QTile> q, ts::producer<KTile>
     const int row0 = tc.b * p.seqlen;
     const int nb = n_blocks_of(p, int(t));
     auto sq = q.acquire();
-    ts::tma::load(sq->lo, &p.q, {0, tc.h, row0 + tc.mi * BM}, sq.barrier());
-    ts::tma::load(sq->hi, &p.q, {64, tc.h, row0 + tc.mi * BM}, sq.barrier());
+    for (int h = 0; h < kHalves; ++h)
+      ts::tma::load(sq->half[h], &p.q, {64 * h, tc.h, row0 + tc.mi * BM}, sq.barrier());
     q.commit(sq);
     // Key blocks from the last down (causal: the diagonal first); V one
     // block behind K, in the order the consumers read them.
     auto sk = k.acquire();
-    ts::tma::load(sk->lo, &p.k, {0, tc.h, row0 + (nb - 1) * BN}, sk.barrier());
-    ts::tma::load(sk->hi, &p.k, {64, tc.h, row0 + (nb - 1) * BN}, sk.barrier());
+    for (int h = 0; h < kHalves; ++h)
+      ts::tma::load(sk->half[h], &p.k, {64 * h, tc.h, row0 + (nb - 1) * BN}, sk.barrier());
     k.commit(sk);
     for (auto i : ts::domain(1, n_blocks_of(p, int(t)))) {
       const int n = nb - 1 - int(i);
       auto sk = k.acquire();
-      ts::tma::load(sk->lo, &p.k, {0, tc.h, row0 + n * BN}, sk.barrier());
-      ts::tma::load(sk->hi, &p.k, {64, tc.h, row0 + n * BN}, sk.barrier());
+      for (int h = 0; h < kHalves; ++h)
+        ts::tma::load(sk->half[h], &p.k, {64 * h, tc.h, row0 + n * BN}, sk.barrier());
       k.commit(sk);
       auto sv = v.acquire();
-      ts::tma::load(sv->lo, &p.v, {0, tc.h, row0 + (n + 1) * BN}, sv.barrier());
-      ts::tma::load(sv->hi, &p.v, {64, tc.h, row0 + (n + 1) * BN}, sv.barrier());
+      for (int h = 0; h < kHalves; ++h)
+        ts::tma::load(sv->half[h], &p.v, {64 * h, tc.h, row0 + (n + 1) * BN}, sv.barrier());
       v.commit(sv);
     }
     auto sv = v.acquire();
-    ts::tma::load(sv->lo, &p.v, {0, tc.h, row0}, sv.barrier());
-    ts::tma::load(sv->hi, &p.v, {64, tc.h, row0}, sv.barrier());
+    for (int h = 0; h < kHalves; ++h)
+      ts::tma::load(sv->half[h], &p.v, {64 * h, tc.h, row0}, sv.barrier());
     v.commit(sv);
   }
 }
@@ -308,18 +319,18 @@ __device__ void load(const Params &p, ts::producer<QTile> q, ts::producer<KTile>
 __device__ void mma0(const Params &p, ts::consumer<QTile> q, ts::consumer<KTile> k,
                      ts::consumer<VTile> v, ts::turn<Mma, 0> turn, ts::owned<OStage0> out) {
   constexpr unsigned c = 0;
-  float o[64], s[64];
+  float o[D / 2], s[64];
   uint32_t pr[32];
   for (auto t : ts::domain(blockIdx.x, p.num_tiles, gridDim.x)) {
     const TileCoords tc = tile_coords(p, int(t));
     const int nb = n_blocks_of(p, int(t));
     Softmax st{-INFINITY, -INFINITY, 0.f, 0.f, 0.f, 0.f};
     auto sq = q.wait();
-    const unsigned char *const qrows = reinterpret_cast<const unsigned char *>(sq->lo) + c * 64 * 128;
+    const unsigned char *const qrows = reinterpret_cast<const unsigned char *>(sq->half[0]) + c * 64 * 128;
     auto sk = k.wait(); // the first key block: S only
     turn.take();
     ts::wgmma::fence();
-    qk(s, qrows, sk->lo);
+    qk(s, qrows, sk->half[0]);
     ts::wgmma::commit_group();
     turn.pass();
     ts::wgmma::wait_group<0>();
@@ -332,11 +343,11 @@ __device__ void mma0(const Params &p, ts::consumer<QTile> q, ts::consumer<KTile>
       auto sv = v.wait(); // V of the previous block
       turn.take();
       ts::wgmma::fence();
-      qk(s, qrows, sk->lo);
+      qk(s, qrows, sk->half[0]);
       ts::wgmma::commit_group();
       rescale(o, st.sc0, st.sc1); // i == 1: the PV below overwrites O
       ts::wgmma::fence();
-      pv(o, pr, sv->lo, int(i) > 1);
+      pv(o, pr, sv->half[0], int(i) > 1);
       ts::wgmma::commit_group();
       turn.pass();
       ts::wgmma::wait_group<1>(); // S done
@@ -356,13 +367,13 @@ __device__ void mma0(const Params &p, ts::consumer<QTile> q, ts::consumer<KTile>
       rescale(o, st.sc0, st.sc1);
     turn.take();
     ts::wgmma::fence();
-    pv(o, pr, sv->lo, nb > 1);
+    pv(o, pr, sv->half[0], nb > 1);
     ts::wgmma::commit_group();
     turn.pass();
     ts::wgmma::wait_group<0>();
     ts::wgmma::fence_operand(o);
     v.release(sv);
-    store_out(p, o, st, tc, c, out->lo, out->hi);
+    store_out(p, o, st, tc, c, out->half);
   }
 }
 
@@ -370,18 +381,18 @@ __device__ void mma0(const Params &p, ts::consumer<QTile> q, ts::consumer<KTile>
 __device__ void mma1(const Params &p, ts::consumer<QTile> q, ts::consumer<KTile> k,
                      ts::consumer<VTile> v, ts::turn<Mma, 1> turn, ts::owned<OStage1> out) {
   constexpr unsigned c = 1;
-  float o[64], s[64];
+  float o[D / 2], s[64];
   uint32_t pr[32];
   for (auto t : ts::domain(blockIdx.x, p.num_tiles, gridDim.x)) {
     const TileCoords tc = tile_coords(p, int(t));
     const int nb = n_blocks_of(p, int(t));
     Softmax st{-INFINITY, -INFINITY, 0.f, 0.f, 0.f, 0.f};
     auto sq = q.wait();
-    const unsigned char *const qrows = reinterpret_cast<const unsigned char *>(sq->lo) + c * 64 * 128;
+    const unsigned char *const qrows = reinterpret_cast<const unsigned char *>(sq->half[0]) + c * 64 * 128;
     auto sk = k.wait(); // the first key block: S only
     turn.take();
     ts::wgmma::fence();
-    qk(s, qrows, sk->lo);
+    qk(s, qrows, sk->half[0]);
     ts::wgmma::commit_group();
     turn.pass();
     ts::wgmma::wait_group<0>();
@@ -394,11 +405,11 @@ __device__ void mma1(const Params &p, ts::consumer<QTile> q, ts::consumer<KTile>
       auto sv = v.wait(); // V of the previous block
       turn.take();
       ts::wgmma::fence();
-      qk(s, qrows, sk->lo);
+      qk(s, qrows, sk->half[0]);
       ts::wgmma::commit_group();
       rescale(o, st.sc0, st.sc1); // i == 1: the PV below overwrites O
       ts::wgmma::fence();
-      pv(o, pr, sv->lo, int(i) > 1);
+      pv(o, pr, sv->half[0], int(i) > 1);
       ts::wgmma::commit_group();
       turn.pass();
       ts::wgmma::wait_group<1>(); // S done
@@ -418,19 +429,27 @@ __device__ void mma1(const Params &p, ts::consumer<QTile> q, ts::consumer<KTile>
       rescale(o, st.sc0, st.sc1);
     turn.take();
     ts::wgmma::fence();
-    pv(o, pr, sv->lo, nb > 1);
+    pv(o, pr, sv->half[0], nb > 1);
     ts::wgmma::commit_group();
     turn.pass();
     ts::wgmma::wait_group<0>();
     ts::wgmma::fence_operand(o);
     v.release(sv);
-    store_out(p, o, st, tc, c, out->lo, out->hi);
+    store_out(p, o, st, tc, c, out->half);
   }
 }
 
 
 [[ts::kernel(load, mma0, mma1)]]
 __global__ void attention_kernel(const __grid_constant__ Params p);
+
+#ifdef __LIBTS_GENERATED__ // an emitted file compiled with the ATTN_HEAD_DIM it was emitted for
+constexpr unsigned kData = 2 * (sizeof(QTile) + sizeof(KTile) + sizeof(VTile)) +
+                           sizeof(OStage0) + sizeof(OStage1);
+static_assert(ts::kernel_traits<&attention_kernel>::smem_bytes > kData &&
+                  ts::kernel_traits<&attention_kernel>::smem_bytes < kData + 4096,
+              "this file was emitted for another ATTN_HEAD_DIM");
+#endif
 
 } // namespace attn
 

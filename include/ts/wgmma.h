@@ -271,6 +271,32 @@ __device__ __forceinline__ uint64_t make_desc_mn_sw128(const void *smem,
          (uint64_t(1) << 62) | uint64_t((addr & 0x3FFFFu) >> 4);
 }
 
+/// D[64 x 64] (+)= A[64 x 16] * B[16 x 64], A from registers, B from shared
+/// memory: mma_rs_bf16 below at N = 64 (attention's P V at head dim 64).
+template <bool TransB = false>
+__device__ __forceinline__ void mma_rs_bf16(float (&d)[32], uint32_t a0, uint32_t a1, uint32_t a2,
+                                            uint32_t a3, uint64_t desc_b, bool accumulate) {
+#if LIBTS_HAS_WGMMA
+  asm volatile(
+      "{\n"
+      ".reg .pred p;\n"
+      "setp.ne.b32 p, %37, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {"
+      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, "
+      "{%32, %33, %34, %35}, %36, p, 1, 1, %38;\n"
+      "}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+      : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(int(accumulate)), "n"(int(TransB)));
+#else
+  detail::unsupported();
+  (void)d; (void)a0; (void)a1; (void)a2; (void)a3; (void)desc_b; (void)accumulate;
+#endif
+}
+
 /// D[64 x 128] (+)= A[64 x 16] * B[16 x 128] with A (bf16) from registers
 /// in the m64k16 A-fragment layout (a0..a3: this thread's four pairs, the
 /// same layout as the accumulator's columns 16k..16k+15 converted to bf16),

@@ -111,15 +111,24 @@ QualType TmaLoads::destinationType(const Expr *Dst) const {
 }
 
 /// How often C runs on every path through S: S is C, a block holding a
-/// statement that runs it, or a loop of constant trip count (with or
-/// without `#pragma unroll`) whose body runs it; none when it may be
-/// skipped.
+/// statement that runs it, an `if` whose condition is a constant (`if
+/// constexpr (D > 64)`) taking the branch that runs it, or a loop of
+/// constant trip count (with or without `#pragma unroll`) whose body runs
+/// it; none when it may be skipped.
 std::optional<uint64_t> TmaLoads::timesRun(const Stmt *S,
                                            const CallExpr *C) const {
   if (const auto *E = dyn_cast_or_null<Expr>(S))
     return stripExpr(E) == C ? std::optional<uint64_t>(1) : std::nullopt;
   if (const auto *A = dyn_cast_or_null<AttributedStmt>(S))
     return timesRun(A->getSubStmt(), C);
+  if (const auto *I = dyn_cast_or_null<IfStmt>(S)) {
+    bool Taken = false;
+    if (I->getInit() || I->getConditionVariable() ||
+        I->getCond()->isValueDependent() ||
+        !I->getCond()->EvaluateAsBooleanCondition(Taken, Ctx))
+      return std::nullopt;
+    return timesRun(Taken ? I->getThen() : I->getElse(), C);
+  }
   if (const auto *B = dyn_cast_or_null<CompoundStmt>(S)) {
     for (const Stmt *X : B->body())
       if (auto N = timesRun(X, C))

@@ -35,3 +35,10 @@
 // RUN: %cuobjdump -sass %t.nokeep.cubin > %t.nokeep.sass
 // RUN: python3 %src/bench/attention/overlap.py %t.nokeep.sass -k attention_kernel | FileCheck %s --check-prefix=NOKEEP
 // NOKEEP: verdict: softmax waits for PV (a full wait between the PV issue and the softmax)
+// Head dim 64 (QK^T in four k-steps, PV as m64n64k16) overlaps too.
+// RUN: %ts_device -fsyntax-only -Werror -DATTN_HEAD_DIM=64 %src/examples/attention_sm90.cu -Xclang -plugin-arg-ts -Xclang -emit=%t.d64.cu
+// RUN: %nvcc -O3 -DATTN_NO_MAIN -cubin %t.d64.cu -o %t.d64.cubin
+// RUN: %cuobjdump -sass %t.d64.cubin > %t.d64.sass
+// RUN: python3 %src/bench/attention/overlap.py %t.d64.sass -k attention_kernel --label d64 | FileCheck %s --check-prefix=D64
+// D64: order: mma x4 @{{.*}}, pv x8 @{{.*}}, ex2 x66 @{{.*}}, wait0 x1 @
+// D64-NEXT: verdict: softmax overlaps PV

@@ -29,7 +29,7 @@
 // RUN: not %ts_device -fsyntax-only %t.q.cu 2>&1 | FileCheck %s --check-prefix=Q
 // Q: error: release of 'QTile' hands back a stage that a wgmma may still be reading [-Wts-ownership]
 // Q: note: the MMA reading the stage is issued here
-// Q-NEXT: qk(s, qrows, sk->lo);
+// Q-NEXT: qk(s, qrows, sk->half[0]);
 // Q: note: wait with ts::wgmma::wait_group<0>() or a smaller N before the release: 1 group committed since the read may still be running
 // Q: note: found with this inner ts::domain loop running 0 times in each iteration of the loop around it
 // Q: 1 error generated
@@ -68,7 +68,7 @@
 // RUN: not %ts_device -fsyntax-only %t.v.cu 2>&1 | FileCheck %s --check-prefix=V
 // V: error: release of 'VTile' hands back a stage that a wgmma may still be reading [-Wts-ownership]
 // V: note: the MMA reading the stage is issued here
-// V-NEXT: pv(o, pr, sv->lo, int(i) > 1);
+// V-NEXT: pv(o, pr, sv->half[0], int(i) > 1);
 // V: note: wait with ts::wgmma::wait_group<0>() or a smaller N before the release: 1 group committed since the read may still be running
 // V: 1 error generated
 //

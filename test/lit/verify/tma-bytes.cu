@@ -297,3 +297,39 @@ __device__ void use_skipping(const Params &p, ts::consumer<Rows> r, ts::consumer
   }
 }
 [[ts::kernel(skipping_loops, use_skipping)]] __global__ void skipping(const __grid_constant__ Params p);
+
+// A condition that is a constant (`if constexpr`, a constexpr variable)
+// decides: the load under a true one runs on every path, the one under a
+// false one never, so its member is never written (the attention example
+// builds for head dim 64 or 128 so).
+constexpr int kHalves = 2;
+struct [[ts::resource(ts::tma_async, ts::stages(2))]] TwoHalves { float lo[16][32], hi[16][32]; };
+struct [[ts::resource(ts::tma_async, ts::stages(2))]] OneHalf {
+  float lo[16][32], hi[16][32]; // expected-note {{load 'hi' between acquire and commit, or declare ts::tx_bytes(N) with the bytes the loads deliver}}
+};
+[[ts::task(ts::warps(0, 1))]]
+__device__ void constant_ifs(const Params &p, ts::producer<TwoHalves> h, ts::producer<OneHalf> g) {
+  for (auto i : ts::domain(0, p.n)) {
+    auto s = h.acquire();
+    ts::tma::load(s->lo, &p.src, {0, 0}, s.barrier());
+    if constexpr (kHalves > 1)
+      ts::tma::load(s->hi, &p.src, {0, 16}, s.barrier());
+    h.commit(s);
+    auto t = g.acquire(); // expected-note {{acquire armed 4096 transaction bytes here, the whole payload; no load on every path to the commit writes the 2048 bytes of 'hi', so consumers of the stage wait forever}}
+    ts::tma::load(t->lo, &p.src, {0, 0}, t.barrier());
+    if (kHalves > 2)
+      ts::tma::load(t->hi, &p.src, {0, 16}, t.barrier());
+    g.commit(t); // expected-error {{stage of 'OneHalf' is committed without a TMA load into 'hi'}}
+  }
+}
+[[ts::task(ts::warps(1, 1))]]
+__device__ void use_halves(const Params &p, ts::consumer<TwoHalves> h, ts::consumer<OneHalf> g) {
+  for (auto i : ts::domain(0, p.n)) {
+    auto s = h.wait();
+    auto t = g.wait();
+    p.dst[int(i)] = s->hi[0][0] + t->lo[0][0];
+    g.release(t);
+    h.release(s);
+  }
+}
+[[ts::kernel(constant_ifs, use_halves)]] __global__ void halves(const __grid_constant__ Params p);

@@ -22,7 +22,7 @@
 # $OUT/<impl>.sass and $OUT/<impl>-sass-counts.txt (instructions by opcode per
 # kernel), so the hand and libts kernels can be compared side by side; with
 # LIBTS_SRC also $OUT/sass-diff.txt: bench/gemm/sass_diff.py's comparison of
-# the libts kernel's main (HGMMA) loop with its twin's, hand variant 3
+# the libts kernel's main (HGMMA) loop with its twin's, hand variant 4
 # (SASS_DIFF_HAND / SASS_DIFF_LIBTS: other kernel name regexes).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -76,9 +76,9 @@ for o in "${objs[@]}"; do
   cat "$OUT/$name-sass-counts.txt"
 done
 if [[ -n ${LIBTS_SRC:-} ]]; then
-  echo "== SASS main loop, libts against the twin (hand variant 3): $OUT/sass-diff.txt"
+  echo "== SASS main loop, libts against the twin (hand variant 4): $OUT/sass-diff.txt"
   if python3 bench/gemm/sass_diff.py "$OUT/hand.sass" "$OUT/libts.sass" \
-      -a "${SASS_DIFF_HAND:-_ZN9gemm_hand11gemm_kernelILi1ELb0ELb1E}" \
+      -a "${SASS_DIFF_HAND:-_ZN9gemm_hand11gemm_kernelILi1ELb1ELb1E}" \
       -b "${SASS_DIFF_LIBTS:-_ZN4gemm11gemm_kernel}" --label-a hand --label-b libts \
       --whole --side-by-side > "$OUT/sass-diff.txt" 2>&1; then
     grep -E '^(hand|libts) main loop:|^whole kernels|^verdict:' "$OUT/sass-diff.txt"

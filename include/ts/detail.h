@@ -219,17 +219,36 @@ __device__ __forceinline__ void arrive_expect_tx(uint64_t *bar, unsigned bytes) 
                                              cuda::ptx::space_shared, bar, bytes);
 }
 
-/// Hands a stage back: one arrival per thread on this CTA's barrier, or,
-/// for a stage the cluster's loads fill, one per warp on every CTA's
-/// (lane i arrives on rank i, after the warp's reads). `relaxed`: the
-/// warp's reads were asynchronous and are complete, so no fence is needed.
+/// Arrival (release.cta) by lane 0 of the calling warp: one predicated
+/// instruction, no branch (a branch between two wgmma.wait_group ends a basic
+/// block, and ptxas then waits for every MMA group before the next
+/// accumulator access: examples/attention_sm90.cu, docs/benchmarks.md).
+__device__ __forceinline__ void arrive_lane0(uint64_t *bar) {
+  const uint32_t addr = static_cast<uint32_t>(__cvta_generic_to_shared(bar));
+  asm volatile("{\n"
+               ".reg .pred first;\n"
+               "setp.eq.u32 first, %1, 0;\n"
+               "@first mbarrier.arrive.release.cta.shared::cta.b64 _, [%0];\n"
+               "}\n"
+               :
+               : "r"(addr), "r"(lane_index())
+               : "memory");
+}
+
+/// Hands a stage back on this CTA's barrier: one arrival per thread, or
+/// per warp when `relaxed` (the warp's reads were asynchronous MMAs that a
+/// warp-aligned wgmma.wait_group saw complete); for a stage the cluster's
+/// loads fill, one per warp on every CTA's (lane i arrives on rank i), with
+/// no fence when `relaxed`.
 __device__ __forceinline__ void hand_back(const pipe &p, unsigned index, bool relaxed) {
   if (p.peers == 1) {
-    arrive(p.empty + index);
+    if (relaxed)
+      arrive_lane0(p.empty + index);
+    else
+      arrive(p.empty + index);
     return;
   }
-  // Async readers passed a warp-aligned wgmma.wait_group: the whole warp's
-  // reads are done. Thread readers meet first so lane i's release covers all.
+  // Thread readers meet first, so lane i's release covers the warp's reads.
   if (!relaxed)
     __syncwarp();
   const unsigned lane = lane_index();

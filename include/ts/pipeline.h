@@ -192,9 +192,9 @@ public:
     return token(detail::test_parity(pipe_->full + cur_->index, cur_->phase));
   }
 
-  /// Every thread arrives on the stage's empty barrier (every warp on
-  /// every CTA's, for a multicast stage); the producer may refill it once
-  /// all consumers have. A thread that stored from the stage with TMA first
+  /// Every thread arrives on the stage's empty barrier (one lane per warp
+  /// whose reads were awaited MMAs; every warp on every CTA's, for a
+  /// multicast stage); the producer may refill it once all consumers have. A thread that stored from the stage with TMA first
   /// waits until those reads are done.
   __device__ __forceinline__ void release(const stage<R> &s) {
     if (detail::waits_store_reads(mode_))

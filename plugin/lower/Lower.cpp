@@ -238,7 +238,7 @@ private:
     // A consumer that never stores from a stage skips the store wait;
     // one that only reads through awaited MMAs hands back unfenced.
     bool Stores = PP.consumerStores(TI);
-    bool Unfenced = PP.Peers > 1 && PP.consumerReadsAsync(TI);
+    bool Unfenced = PP.consumerReadsAsync(TI);
     std::string Tail;
     if (!Stores || Unfenced || Plan.WatchHangs)
       Tail = std::string(", ::ts::detail::release_mode::") +

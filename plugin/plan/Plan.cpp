@@ -59,7 +59,7 @@ PipelinePlan pipelinePlan(const Program &P, const Kernel &K, unsigned R,
   PP.Resource = R;
   const Resource &Res = P.Resources[R];
   const Protocol &Pr = protocolOf(Res.Kind);
-  unsigned ProducerWarps = 0, ConsumerWarps = 0;
+  unsigned ProducerWarps = 0, ConsumerWarps = 0, ConsumerArrivals = 0;
   for (unsigned TI : K.Tasks) {
     const Task &T = P.Tasks[TI];
     if (T.produces(R)) {
@@ -82,12 +82,17 @@ PipelinePlan pipelinePlan(const Program &P, const Kernel &K, unsigned R,
                    ((O.AsyncRead || O.AddressOnly) && !O.MayStoreAsync);
           }))
         PP.AsyncReaders.push_back(TI);
+      // Local releases: lane 0 for a warp of async readers (its reads ended
+      // at a warp-aligned wgmma.wait_group; per thread cost head dim 64
+      // attention a tenth, docs/benchmarks.md), every thread otherwise.
+      bool Async = PP.AsyncReaders.size() && PP.AsyncReaders.back() == TI;
+      ConsumerArrivals += T.NumWarps * (Async ? 1 : Tg.WarpThreads);
     }
   }
   PP.Counts.Full = Pr.FullPerThread ? Tg.WarpThreads * ProducerWarps
                                     : unsigned(PP.Producers.size());
-  PP.Counts.Empty = Pr.EmptyPerThread ? Tg.WarpThreads * ConsumerWarps
-                                      : unsigned(PP.Consumers.size());
+  PP.Counts.Empty =
+      Pr.EmptyPerThread ? ConsumerArrivals : unsigned(PP.Consumers.size());
   PP.ProducerStartPhase = Pr.ProducerStartPhase;
   PP.ConsumerStartPhase = Pr.ConsumerStartPhase;
   PP.TxBytes = Pr.TxBytes ? Res.TxBytes.value_or(Res.PayloadBytes) : 0;

@@ -26,7 +26,8 @@ struct Protocol {
   bool TxBytes;        ///< Full phase completes with TMA transaction bytes.
   bool FullPerThread;  ///< Every producer thread arrives (else one leader per
                        ///< task).
-  bool EmptyPerThread; ///< Every consumer thread arrives (else one per task).
+  bool EmptyPerThread; ///< Every consumer thread arrives, one lane per warp of
+                       ///< async readers (else one per task).
   unsigned
       ProducerStartPhase; ///< Parity a producer waits on a fresh empty barrier.
   unsigned
@@ -56,13 +57,13 @@ struct PipelinePlan {
   bool consumerStores(unsigned Task) const;
   /// CTAs each consumer warp's release arrives on: the cluster for a
   /// ts::multicast resource (ranks 0..Peers-1, whose multicast loads fill
-  /// this CTA's stages), else 1 (own CTA, one arrival per thread).
+  /// this CTA's stages), else 1 (its own CTA).
   unsigned Peers = 1;
   /// CTA mask a stage's multicast loads write to (bit i: rank i).
   unsigned McastMask = 1;
   /// Consumers whose only reads of a stage are asynchronous MMAs, awaited
   /// before each release (verified), and that start no TMA store from it:
-  /// their cross-CTA arrivals need no release fence and no warp barrier.
+  /// one lane arrives for the warp, with no fence across CTAs.
   std::vector<unsigned> AsyncReaders;
   bool consumerReadsAsync(unsigned Task) const;
 };

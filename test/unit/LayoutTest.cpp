@@ -97,6 +97,30 @@ TEST(Layout, ArrivalCountsSumOverTasks) {
   EXPECT_FALSE(Plan.pipeline(X)->armsTxBytes(0)); // No bytes to arm.
 }
 
+// A consumer whose reads of a stage are all awaited MMAs arrives once per
+// warp (lane 0, after the warp-aligned wait_group); one that reads with
+// threads, once per thread. The count sums over the consumer tasks.
+TEST(Layout, AsyncReadersArriveOncePerWarp) {
+  Builder B;
+  unsigned X = B.tma("X", 2, 256);
+  B.task("p", 0, 1).produces(X).loop(4).fill(X);
+  B.task("mma", 4, 8)
+      .consumes(X)
+      .loop(4)
+      .wait(X)
+      .mma(X)
+      .mmaCommit()
+      .mmaWait(0)
+      .release(X);
+  B.task("reader", 12, 1).consumes(X).loop(4).drain(X);
+  for (Op &O : B.P.Tasks[1].Ops)
+    O.MayStoreAsync = false; // only libts's MMA calls: no TMA store
+  KernelPlan Plan = planFor(B.P, B.kernel());
+  EXPECT_TRUE(Plan.pipeline(X)->consumerReadsAsync(1));
+  EXPECT_FALSE(Plan.pipeline(X)->consumerReadsAsync(2));
+  EXPECT_EQ(Plan.pipeline(X)->Counts.Empty, 8u + 32u);
+}
+
 TEST(Layout, SmallAlignmentNeedsNoSlack) {
   Builder B;
   unsigned S = B.resource("Small", PipelineKind::AsyncAsync, 1, 12, 4);

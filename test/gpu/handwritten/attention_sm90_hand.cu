@@ -4,6 +4,9 @@
 //
 //   O = softmax(Q K^T / sqrt(D)) V,  LSE = log(sum_j exp(Q K_j^T / sqrt(D)))
 //
+// Head dim D = 128; built with -DATTN_HEAD_DIM=64, 64 (tiles of one 64-column
+// half, PV as m64n64k16), like examples/attention_sm90.cu.
+//
 // Status (H200, CUDA 13.0, first version): correct against an fp32 PyTorch
 // reference (bench/attention/bench.py) at the FA3-paper shapes (seqlen 1k..16k,
 // 16 heads, causal and not) and against the CPU reference of main below;
@@ -116,19 +119,24 @@
 
 namespace attn_hand {
 
-constexpr int D = 128;                // head dim
+#ifndef ATTN_HEAD_DIM
+#define ATTN_HEAD_DIM 128
+#endif
+constexpr int D = ATTN_HEAD_DIM;      // head dim: 128, or 64
+static_assert(D == 64 || D == 128, "head dim 64 or 128");
+constexpr int kHalves = D / 64;       // 64-column halves of a row of d
 constexpr int BM = 128, BN = 128;     // query tile, key block
 constexpr int kStages = 2;            // Q, K and V rings
 constexpr int kConsumerWarpgroups = 2;
 constexpr int kThreads = 128 * (kConsumerWarpgroups + 1);
 constexpr unsigned kConsumerWarps = 4 * kConsumerWarpgroups;
 constexpr unsigned kHalfBytes = 128 * 64 * 2;    // one TMA box: 128 rows x 64 bf16
-constexpr unsigned kTileBytes = 2 * kHalfBytes;  // 128 x 128 bf16 = 32 KiB
+constexpr unsigned kTileBytes = kHalves * kHalfBytes; // 128 x D bf16
 constexpr unsigned kQOff = 0;
 constexpr unsigned kKOff = kQOff + kStages * kTileBytes;
 constexpr unsigned kVOff = kKOff + kStages * kTileBytes;
 constexpr unsigned kOOff = kVOff + kStages * kTileBytes; // O staging (TMA-store epilogue)
-constexpr unsigned kOBytesPerWg = 64 * D * 2;                // 64 rows x 128 bf16 = 16 KiB
+constexpr unsigned kOBytesPerWg = 64 * D * 2;                // 64 rows x D bf16
 constexpr unsigned kBarOff = kOOff + kConsumerWarpgroups * kOBytesPerWg;
 constexpr unsigned kNumBars = 6 * kStages;
 constexpr unsigned kSmemBytes = kBarOff + kNumBars * 8 + 1024; // + alignment slack
@@ -192,7 +200,7 @@ __device__ __forceinline__ void qk(float (&s)[64], const unsigned char *q, const
 /// shared memory. k16 step j reads keys 16j..16j+15: two 8-row groups, 2 KiB
 /// into each half. The accumulator layout of S is the A-fragment layout, so
 /// P register 4j + r is the pair S[8j + 2r], S[8j + 2r + 1].
-__device__ __forceinline__ void pv(float (&o)[64], const uint32_t (&p)[32], const unsigned char *v,
+__device__ __forceinline__ void pv(float (&o)[D / 2], const uint32_t (&p)[32], const unsigned char *v,
                                    bool accumulate) {
   const uint64_t dv = make_desc_v(v);
 #pragma unroll
@@ -261,9 +269,9 @@ __device__ __forceinline__ void causal_mask(float (&s)[64], int q0, int k0) {
     }
 }
 
-__device__ __forceinline__ void rescale(float (&o)[64], float sc0, float sc1) {
+__device__ __forceinline__ void rescale(float (&o)[D / 2], float sc0, float sc1) {
 #pragma unroll
-  for (int g = 0; g < 16; ++g) {
+  for (int g = 0; g < D / 8; ++g) {
     o[4 * g + 0] *= sc0;
     o[4 * g + 1] *= sc0;
     o[4 * g + 2] *= sc1;
@@ -390,7 +398,8 @@ __global__ void __launch_bounds__(kThreads, 1) attention_kernel(const __grid_con
         ts::detail::arrive_expect_tx(q_full + qst, kTileBytes);
         unsigned char *const sq = smem + kQOff + qst * kTileBytes;
         ts::tma::load_with_barrier(sq, &p.q, {0, tc.h, row0 + tc.mi * BM}, q_full + qst);
-        ts::tma::load_with_barrier(sq + kHalfBytes, &p.q, {64, tc.h, row0 + tc.mi * BM},
+        if (kHalves > 1)
+          ts::tma::load_with_barrier(sq + kHalfBytes, &p.q, {64, tc.h, row0 + tc.mi * BM},
                                    q_full + qst);
         advance(qst, qph);
         // Key blocks from the last down; V one block behind K, in the order
@@ -402,7 +411,8 @@ __global__ void __launch_bounds__(kThreads, 1) attention_kernel(const __grid_con
             ts::detail::arrive_expect_tx(k_full + kst, kTileBytes);
             unsigned char *const sk = smem + kKOff + kst * kTileBytes;
             ts::tma::load_with_barrier(sk, &p.k, {0, tc.h, row0 + n * BN}, k_full + kst);
-            ts::tma::load_with_barrier(sk + kHalfBytes, &p.k, {64, tc.h, row0 + n * BN},
+            if (kHalves > 1)
+              ts::tma::load_with_barrier(sk + kHalfBytes, &p.k, {64, tc.h, row0 + n * BN},
                                        k_full + kst);
             advance(kst, kph);
           }
@@ -412,7 +422,8 @@ __global__ void __launch_bounds__(kThreads, 1) attention_kernel(const __grid_con
             ts::detail::arrive_expect_tx(v_full + vst, kTileBytes);
             unsigned char *const sv = smem + kVOff + vst * kTileBytes;
             ts::tma::load_with_barrier(sv, &p.v, {0, tc.h, row0 + n * BN}, v_full + vst);
-            ts::tma::load_with_barrier(sv + kHalfBytes, &p.v, {64, tc.h, row0 + n * BN},
+            if (kHalves > 1)
+              ts::tma::load_with_barrier(sv + kHalfBytes, &p.v, {64, tc.h, row0 + n * BN},
                                        v_full + vst);
             advance(vst, vph);
           }
@@ -440,7 +451,7 @@ __global__ void __launch_bounds__(kThreads, 1) attention_kernel(const __grid_con
   if (PINGPONG && c == 0)
     named_arrive(kTurnBar0); // consumer 0 takes the first turn
 
-  float o[64], s[64];
+  float o[D / 2], s[64];
   uint32_t pr[32];
 #pragma unroll
   for (int i = 0; i < 64; ++i)
@@ -549,8 +560,8 @@ __global__ void __launch_bounds__(kThreads, 1) attention_kernel(const __grid_con
       ts::sync_warpgroup();
       const unsigned r = (warp % 4) * 16 + lane / 4; // rows r and r + 8 of the slice
 #pragma unroll
-      for (int g = 0; g < 16; ++g) {
-        const unsigned off = (g / 8) * (kOBytesPerWg / 2) +
+      for (int g = 0; g < D / 8; ++g) {
+        const unsigned off = (g / 8) * (64 * 128) +
                              ((unsigned(g % 8) ^ (r & 7u)) << 4) + (lane % 4) * 4;
         *reinterpret_cast<__nv_bfloat162 *>(ob + r * 128 + off) =
             __floats2bfloat162_rn(o[4 * g + 0] * inv0, o[4 * g + 1] * inv0);
@@ -561,8 +572,8 @@ __global__ void __launch_bounds__(kThreads, 1) attention_kernel(const __grid_con
       ts::sync_warpgroup();
       if (issuer) {
         const int row = tc.b * p.seqlen + tc.mi * BM + int(c) * 64;
-        ts::tma::issue_store(&p.o_map, {0, tc.h, row}, ob);
-        ts::tma::issue_store(&p.o_map, {64, tc.h, row}, ob + kOBytesPerWg / 2);
+        for (int h = 0; h < kHalves; ++h)
+          ts::tma::issue_store(&p.o_map, {64 * h, tc.h, row}, ob + h * 64 * 128);
       }
     } else {
       const size_t row_stride = size_t(p.heads) * D; // elements between tokens
@@ -570,7 +581,7 @@ __global__ void __launch_bounds__(kThreads, 1) attention_kernel(const __grid_con
                                 size_t(tc.h) * D + 2 * (lane % 4);
       __nv_bfloat16 *const o1 = o0 + 8 * row_stride;
 #pragma unroll
-      for (int g = 0; g < 16; ++g) {
+      for (int g = 0; g < D / 8; ++g) {
         *reinterpret_cast<__nv_bfloat162 *>(o0 + 8 * g) =
             __floats2bfloat162_rn(o[4 * g + 0] * inv0, o[4 * g + 1] * inv0);
         *reinterpret_cast<__nv_bfloat162 *>(o1 + 8 * g) =

@@ -135,8 +135,7 @@ __device__ __forceinline__ void release(uint64_t *empty, unsigned lane) {
     if (lane < CLUSTER)
       ts::cluster::arrive_remote_relaxed(empty, lane);
   } else if constexpr (WARP_RELEASE) {
-    if (lane == 0)
-      ts::detail::arrive(empty);
+    ts::detail::arrive_lane0(empty); // lane 0, one predicated instruction
   } else {
     ts::detail::arrive(empty);
   }
@@ -258,7 +257,12 @@ __global__ void __launch_bounds__(kThreads, 1) gemm_kernel(const __grid_constant
       unsigned prev = 0;
       for (int k = 0; k < p.k_tiles; ++k) {
         ts::detail::wait_parity(full + stage, phase);
-        const Stage *const st = reinterpret_cast<const Stage *>(smem) + stage;
+        const unsigned cur = stage; // the cursor moves on at once, as libts' wait() does
+        if (++stage == kStages) {
+          stage = 0;
+          phase ^= 1u;
+        }
+        const Stage *const st = reinterpret_cast<const Stage *>(smem) + cur;
         const uint64_t da = ts::wgmma::make_desc_sw128(st->a + wg * 64 * BK); // this WG's 64 rows
         const uint64_t db = ts::wgmma::make_desc_sw128(st->b);
         ts::wgmma::fence();
@@ -270,11 +274,7 @@ __global__ void __launch_bounds__(kThreads, 1) gemm_kernel(const __grid_constant
         ts::wgmma::wait_group<1>(); // the previous k-step's MMAs are done reading
         if (k > 0)
           release<CLUSTER, WARP_RELEASE>(empty + prev, lane);
-        prev = stage;
-        if (++stage == kStages) {
-          stage = 0;
-          phase ^= 1u;
-        }
+        prev = cur;
       }
       ts::wgmma::wait_group<0>();
       ts::wgmma::fence_operand(acc);

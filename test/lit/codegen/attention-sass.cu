@@ -42,3 +42,14 @@
 // RUN: python3 %src/bench/attention/overlap.py %t.d64.sass -k attention_kernel --label d64 | FileCheck %s --check-prefix=D64
 // D64: order: mma x4 @{{.*}}, pv x8 @{{.*}}, ex2 x66 @{{.*}}, wait0 x1 @
 // D64-NEXT: verdict: softmax overlaps PV
+// RUN: %nvcc -O3 -DATTN_HAND_LIBRARY -DATTN_HEAD_DIM=64 -cubin %src/test/gpu/handwritten/attention_sm90_hand.cu -o %t.hand64.cubin
+// RUN: %cuobjdump -sass %t.hand64.cubin > %t.hand64.sass
+// RUN: python3 %src/bench/attention/overlap.py %t.hand64.sass -k ILb1ELb1E --label hand64 | FileCheck %s --check-prefix=D64
+// RUN: python3 %src/bench/gemm/sass_diff.py %t.hand64.sass %t.d64.sass -a ILb1ELb1E -b attention_kernel --label-a hand --label-b libts | FileCheck %s --check-prefix=MIX64
+// MIX64: opcode hand libts libts-hand
+// MIX64: FFMA 68 68
+// MIX64-NEXT: FMNMX 68 68
+// MIX64-NEXT: MUFU 66 66
+// MIX64-NEXT: FADD 64 64
+// MIX64: FMUL 34 34
+// MIX64: HGMMA 12 12

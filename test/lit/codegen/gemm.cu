@@ -14,7 +14,7 @@
 // REPORT: load  warps [8, 9)  regs 40  consumes -  produces Operands  domain(0, my_units(p), 1) > domain(0, p.k_tiles, 1).nonempty()
 // REPORT: mma  warps [0, 8)  regs 232  consumes Operands  produces -  owns Staging  domain(0, my_units(p), 1) > domain(0, p.k_tiles, 1).nonempty()
 // REPORT: (padding)  warps [9, 12)  regs 40
-// REPORT: Operands  tma_async  stages 4  payload 49152 B  tx 49152 B  arrivals full 1 / empty 256  multicast: a one-CTA cluster, loads stay local
+// REPORT: Operands  tma_async  stages 4  payload 49152 B  tx 49152 B  arrivals full 1 / empty 8  multicast: a one-CTA cluster, loads stay local
 // REPORT: Staging  task_owned  32768 B, private to its task
 // REPORT: Operands   release     L  #0.1
 // REPORT: Operands        tma_async         4     49152   1024         0    196608

@@ -305,19 +305,17 @@ void Extractor::kernelArg(const SeenArg &Arg, const FunctionDecl *FD, Kernel &K,
                  std::string("list task functions, ") + KernelArgsHint);
   if (const auto *ULE =
           dyn_cast<UnresolvedLookupExpr>(E->IgnoreParenImpCasts())) {
-    bool Template =
-        std::any_of(ULE->decls_begin(), ULE->decls_end(), [](NamedDecl *D) {
-          return isa<FunctionTemplateDecl>(D->getUnderlyingDecl());
-        });
+    const FunctionTemplateDecl *Template = nullptr;
+    for (const NamedDecl *D : ULE->decls())
+      if (const auto *FT =
+              dyn_cast<FunctionTemplateDecl>(D->getUnderlyingDecl()))
+        Template = FT;
     if (Template)
-      return error(
-          L,
-          "'" + ULE->getName().getAsString() +
-              "' names a function template, not a task",
-          "tasks must be plain, non-template __device__ functions; for warp "
-          "groups that run the same body, write one task over all "
-          "their warps and branch on ts::warpgroup_index() "
-          "(docs/guide.md, \"Several warp groups, one body\")");
+      return error(L,
+                   "'" + ULE->getName().getAsString() +
+                       "' names a function template, not a task",
+                   "tasks must be plain, non-template __device__ functions; " +
+                       templateTaskNote(Template->getTemplatedDecl()));
     return error(L, "task name is ambiguous", "tasks must not be overloaded");
   }
   if (kernelOption(E, L, K))

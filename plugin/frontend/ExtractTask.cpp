@@ -144,10 +144,9 @@ bool Extractor::taskDeclarationOk(const FunctionDecl *FD,
       FD->getTemplatedKind() != FunctionDecl::TK_NonTemplate) {
     error(FD->getLocation(),
           "task '" + T.Name + "' must be a non-template free function",
-          "make it a plain __device__ function; tasks that differ by a "
-          "warp group are one task over all their warps, branching on "
-          "ts::warpgroup_index() (docs/guide.md, \"Several warp groups, one "
-          "body\")");
+          isa<CXXMethodDecl>(FD)
+              ? "make it a plain __device__ function outside any class"
+              : "make it a plain __device__ function; " + templateTaskNote(FD));
     return false;
   }
   if (FD->isVariadic()) {

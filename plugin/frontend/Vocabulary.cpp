@@ -30,6 +30,27 @@ const CXXRecordDecl *tsRecord(QualType T, llvm::StringRef Name) {
   return isTsDecl(RD, Name) ? RD : nullptr;
 }
 
+bool takesTurn(const FunctionDecl *F) {
+  return F && llvm::any_of(F->parameters(), [](const ParmVarDecl *P) {
+           QualType T = P->getType().getNonReferenceType();
+           const auto *TS = T->getAs<TemplateSpecializationType>();
+           return tsRecord(T, "turn") ||
+                  (TS &&
+                   isTsDecl(TS->getTemplateName().getAsTemplateDecl(), "turn"));
+         });
+}
+
+std::string templateTaskNote(const FunctionDecl *F) {
+  if (takesTurn(F))
+    return "warp groups that take turns are one task per ring position, "
+           "each with its ts::turn<R, Pos>, sharing their work through "
+           "helper functions (docs/guide.md, \"Warp groups that take "
+           "turns\")";
+  return "for warp groups that run the same body, write one task over all "
+         "their warps and branch on ts::warpgroup_index() (docs/guide.md, "
+         "\"Several warp groups, one body\")";
+}
+
 QualType tsTemplateArg(QualType T, llvm::StringRef Name, unsigned Index) {
   const auto *Spec =
       dyn_cast_or_null<ClassTemplateSpecializationDecl>(tsRecord(T, Name));

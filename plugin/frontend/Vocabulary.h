@@ -19,6 +19,15 @@ bool isTsDecl(const clang::NamedDecl *D, llvm::StringRef Name);
 /// or a specialisation of the template `ts::Name`.
 const clang::CXXRecordDecl *tsRecord(clang::QualType T, llvm::StringRef Name);
 
+/// Whether a parameter of F is a `ts::turn<R, Pos>`, the position written
+/// out or depending on F's template parameters.
+bool takesTurn(const clang::FunctionDecl *F);
+
+/// Advice for a function template where a task must stand: how to write
+/// warp groups that share a body (a ring position cannot be a warp group's
+/// index, so tasks that take turns are written once per position).
+std::string templateTaskNote(const clang::FunctionDecl *F);
+
 /// First template argument of a `ts::Name<X, ...>` specialisation, as a type.
 clang::QualType tsTemplateArg(clang::QualType T, llvm::StringRef Name,
                               unsigned Index = 0);

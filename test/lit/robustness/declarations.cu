@@ -15,3 +15,9 @@ template <int N>
 // Generated locals are named ts_*: kernel parameters may not be.
 [[ts::task(ts::warps(0, 1))]] __device__ void v(const Params &p) {}
 [[ts::kernel(v)]] __global__ void k5(const Params p, int ts_warp); // expected-error {{kernel parameter 'ts_warp' uses the reserved prefix 'ts_'}} expected-note {{rename it}}
+// A template taking a turn position is told the turns pattern: a ring
+// position is not a warp group's index.
+struct [[ts::resource(ts::turns)]] Ring {};
+template <unsigned Pos>
+[[ts::task(ts::warps(0, 4))]] __device__ void turner(const Params &p, ts::turn<Ring, Pos> t) {} // expected-error {{task 'turner' must be a non-template free function}} expected-note {{make it a plain __device__ function; warp groups that take turns are one task per ring position, each with its ts::turn<R, Pos>, sharing their work through helper functions (docs/guide.md, "Warp groups that take turns")}}
+[[ts::kernel(turner<0>, turner<1>)]] __global__ void k5(const Params p); // expected-error 2 {{'turner' names a function template, not a task}} expected-note 2 {{tasks must be plain, non-template __device__ functions; warp groups that take turns are one task per ring position}}

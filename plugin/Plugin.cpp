@@ -20,7 +20,10 @@
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Lex/PreprocessorOptions.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
 
 using namespace clang;
 
@@ -135,16 +138,23 @@ public:
     // Clang's own errors leave the AST incomplete: report those alone.
     if (Ctx.getDiagnostics().hasErrorOccurred())
       return;
+    auto Start = std::chrono::steady_clock::now();
     Analysis A = analyze(Ctx, CI.getPreprocessor(), Generated, *D);
+    std::chrono::duration<double, std::milli> Took =
+        std::chrono::steady_clock::now() - Start;
     const SeverityPolicy &Policy = D->policy();
     bool Quiet = isSecondJob(CI);
     DiagEmitter Emitter(Ctx.getDiagnostics(), Policy);
     for (const Diag &Dg : A.R.Diags)
       if (!Quiet || Policy.level(Dg.Group) == Level::Error)
         Emitter.emit(Dg);
-    if (O.Stats)
+    if (O.Stats) {
       llvm::errs() << "libts: " << D->kernelsPlanned()
                    << " kernel plans and verifications\n";
+      // What the plugin adds to the parse: extraction, plans and checks.
+      llvm::errs() << "libts: analysis " << llvm::format("%.1f", Took.count())
+                   << " ms\n";
+    }
     if (!A.R.SyntaxOk || Quiet)
       return;
     writeOutputs(Ctx, A, Generated);

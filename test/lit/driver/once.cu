@@ -6,13 +6,14 @@
 // RUN: %ts_device -O1 -S -o /dev/null -Xclang -plugin-arg-ts -Xclang -stats -Wno-unknown-warning-option -Wts-padding %s 2>&1 | FileCheck %s
 // RUN: %ts_device -fsyntax-only -Xclang -plugin-arg-ts -Xclang -stats -Wno-unknown-warning-option -Wts-padding %s 2>&1 | FileCheck %s
 // Each kernel's finding is shown once, in source order, then the count.
-// CHECK: once.cu:31:38: warning: warps [1, 4) of warp group 0 have no task
+// CHECK: once.cu:32:38: warning: warps [1, 4) of warp group 0 have no task
 // CHECK-NOT: warning:
-// CHECK: once.cu:32:39: warning: warps [1, 4) of warp group 0 have no task
+// CHECK: once.cu:33:39: warning: warps [1, 4) of warp group 0 have no task
 // CHECK-NOT: warning:
-// CHECK: once.cu:33:38: warning: warps [1, 4) of warp group 0 have no task
+// CHECK: once.cu:34:38: warning: warps [1, 4) of warp group 0 have no task
 // CHECK-NOT: warning:
 // CHECK: libts: 3 kernel plans and verifications
+// CHECK-NEXT: libts: analysis {{[0-9]+\.[0-9]}} ms
 // CHECK-NOT: libts:
 #include <ts/ts.h>
 

@@ -77,15 +77,14 @@ PipelinePlan pipelinePlan(const Program &P, const Kernel &K, unsigned R,
                       [&](const Op &O) { return Work(O) && O.MayStoreAsync; }))
         PP.StoringConsumers.push_back(TI);
       // A TMA store's reads are awaited per thread: the warp must meet after.
-      if (std::all_of(T.Ops.begin(), T.Ops.end(), [&](const Op &O) {
-            return !Work(O) ||
-                   ((O.AsyncRead || O.AddressOnly) && !O.MayStoreAsync);
-          }))
+      bool Async = std::all_of(T.Ops.begin(), T.Ops.end(), [&](const Op &O) {
+        return !Work(O) || ((O.AsyncRead || O.AddressOnly) && !O.MayStoreAsync);
+      });
+      if (Async)
         PP.AsyncReaders.push_back(TI);
       // Local releases: lane 0 for a warp of async readers (its reads ended
       // at a warp-aligned wgmma.wait_group; per thread cost head dim 64
       // attention a tenth, docs/benchmarks.md), every thread otherwise.
-      bool Async = PP.AsyncReaders.size() && PP.AsyncReaders.back() == TI;
       ConsumerArrivals += T.NumWarps * (Async ? 1 : Tg.WarpThreads);
     }
   }

@@ -65,7 +65,7 @@ private:
   void branch(const Stmt *S, const Condition &C, bool Then, SourceLocation L);
   void write(const Expr *Target, SourceLocation L);
   void push(StoreEvent::Kind K, SourceLocation L, const Expr *Target = nullptr);
-  Key keyOf(const Expr *E, unsigned Depth) const;
+  Key keyOf(const Expr *E, unsigned Depth, bool Value = false) const;
   Key pointerArrayKey(const VarDecl *V, unsigned Depth) const;
   StoreIndex indexOf(const Expr *E) const;
   int bufferOf(const VarDecl *V);
@@ -334,7 +334,7 @@ void Builder::call(const CallExpr *C) {
   const FunctionDecl *Def = bodyOf(userCallee(C));
   if (Def && Depth < kMaxDepth) {
     for (unsigned I = 0; I < C->getNumArgs() && I < Def->getNumParams(); ++I)
-      Params[Def->getParamDecl(I)] = keyOf(C->getArg(I), 0);
+      Params[Def->getParamDecl(I)] = keyOf(C->getArg(I), 0, /*Value=*/true);
     return function(Def, Depth + 1);
   }
   // A function whose body is not here writes what it may write.
@@ -422,10 +422,11 @@ int Builder::bufferOf(const VarDecl *V) {
 /// names. Pointer arithmetic stays inside the array the pointer points into
 /// (beyond it is undefined), so it drops only the steps below that array. A
 /// local pointer initialised once stands for what it points to, a parameter
-/// of an inlined function for its argument.
-Key Builder::keyOf(const Expr *E, unsigned D) const {
+/// of an inlined function for its argument. Value: E is a pointer that will
+/// be read through (an argument, an initialiser), not a place written.
+Key Builder::keyOf(const Expr *E, unsigned D, bool Value) const {
   std::vector<Key::Step> Below; // innermost first
-  bool Loaded = false;          // a pointer value was read on the way
+  bool Loaded = Value;          // a pointer value was read on the way
   while (E && D <= kMaxDepth) {
     E = E->IgnoreParens();
     if (const auto *A = dyn_cast<ArraySubscriptExpr>(E)) {
@@ -471,7 +472,7 @@ Key Builder::keyOf(const Expr *E, unsigned D) const {
       if (auto It = Params.find(V); It != Params.end())
         Base = It->second;
       else if (Local && V->getInit() && !writesVar(Body, V))
-        Base = keyOf(V->getInit(), D + 1);
+        Base = keyOf(V->getInit(), D + 1, /*Value=*/true);
       else if (Local)
         Base.Wild = true; // assigned later: it may point anywhere
       else

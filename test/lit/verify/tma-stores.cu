@@ -334,3 +334,44 @@ __device__ void via_array_fenced(const Params &p, ts::owned<Out> out) {
   }
 }
 [[ts::kernel(via_array_fenced)]] __global__ void k_via_array_fenced(const __grid_constant__ Params p);
+
+// The array reached through a pointer to it, or passed to a helper, still
+// stands for what its elements point to.
+__device__ void halves_by_pointer(float *lo, float *hi, float v) {
+  float *const half[2] = {lo, hi};
+  float *const *const pp = half;
+  pp[threadIdx.x % 2][threadIdx.x % 128] = v; // expected-note {{written here: the TMA unit}}
+}
+__device__ void through(float *const *rows, float v) {
+  rows[threadIdx.x % 2][threadIdx.x % 128] = v; // expected-note {{written here: the TMA unit}}
+}
+__device__ void halves_to_helper(float *lo, float *hi, float v) {
+  float *const half[2] = {lo, hi};
+  through(half, v);
+}
+[[ts::task(ts::warps(0, 4))]]
+__device__ void via_pointer(const Params &p, ts::owned<Out> out) {
+  for (auto t : ts::domain(0, p.tiles)) {
+    if (issuer())
+      ts::tma::wait_store_reads<0>();
+    ts::sync_warpgroup();
+    halves_by_pointer(out->two[0], out->two[1], float(t));
+    ts::sync_warpgroup();
+    if (issuer())
+      ts::tma::issue_store(&p.c, {0, int(t) * 64}, out->two[0]); // expected-error {{the TMA store of 'out->two[0]' reads data threads wrote with no ts::tma::store_fence() after the writes [-Wts-tma-store]}}
+  }
+}
+[[ts::kernel(via_pointer)]] __global__ void k_via_pointer(const __grid_constant__ Params p);
+[[ts::task(ts::warps(0, 4))]]
+__device__ void via_helper(const Params &p, ts::owned<Out> out) {
+  for (auto t : ts::domain(0, p.tiles)) {
+    if (issuer())
+      ts::tma::wait_store_reads<0>();
+    ts::sync_warpgroup();
+    halves_to_helper(out->two[0], out->two[1], float(t));
+    ts::sync_warpgroup();
+    if (issuer())
+      ts::tma::issue_store(&p.c, {0, int(t) * 64}, out->two[0]); // expected-error {{the TMA store of 'out->two[0]' reads data threads wrote with no ts::tma::store_fence() after the writes [-Wts-tma-store]}}
+  }
+}
+[[ts::kernel(via_helper)]] __global__ void k_via_helper(const __grid_constant__ Params p);

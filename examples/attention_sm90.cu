@@ -4,7 +4,8 @@
 // test/lit/codegen/attention-sass.cu).
 // bf16 Q/K/V/O [B][S][H][D], LSE fp32 [B][H][S] (natural log), head dim D =
 // 128 (-DATTN_HEAD_DIM=64: 64), 128-row query tiles, 128-key blocks, static
-// persistent tile loop (causal: longest first, rounds in a snake).
+// persistent tile loop (causal: longest first in sections of heads, a
+// quarter of the grid's worth at a time, rounds in a snake).
 // - load (warp 0, regs 24): Q per tile (two stages, so the next tile's Q
 //   loads during this one), K and V per key block (two stages each), V one
 //   block behind K in the order the consumers read them; rank-3 typed maps
@@ -34,6 +35,7 @@
 
 #include <cuda_bf16.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -59,6 +61,7 @@ struct Params {
   float *lse;
   int seqlen, heads;
   int m_blocks, n_blocks, num_tiles, bh_count;
+  int section_heads; // causal: heads whose tiles run together (causal_tile)
   int causal;
   float scale, scale_log2;
 };
@@ -97,13 +100,24 @@ __device__ __forceinline__ int snake(const Params &p, int t) {
   const int width = min(g, p.num_tiles - round * g); // the last round may be short
   return round % 2 ? round * g + width - 1 - j : t;
 }
+/// Causal tile t as (batch * head, query block): heads in sections of
+/// p.section_heads, a quarter of the grid, so that the tiles running at once
+/// are about four per head, at neighbouring query blocks that read the same
+/// key blocks at about the same time (in L2); in a section, longest first
+/// (every head's last query block, then the ones before), rounds in a snake.
+__device__ __forceinline__ int2 causal_tile(const Params &p, int t) {
+  t = snake(p, t);
+  const int per = p.section_heads * p.m_blocks, first = t / per * p.section_heads;
+  const int heads = min(p.section_heads, p.bh_count - first), r = t % per;
+  return make_int2(first + r % heads, p.m_blocks - 1 - r / heads);
+}
 __device__ __forceinline__ TileCoords tile_coords(const Params &p, int t) {
   TileCoords c;
   int bh;
-  if (p.causal) { // longest first over the grid, rounds in a snake
-    t = snake(p, t);
-    bh = t % p.bh_count;
-    c.mi = p.m_blocks - 1 - t / p.bh_count;
+  if (p.causal) {
+    const int2 bm = causal_tile(p, t);
+    bh = bm.x;
+    c.mi = bm.y;
   } else { // a head's query blocks side by side
     bh = t / p.m_blocks;
     c.mi = p.m_blocks - 1 - t % p.m_blocks;
@@ -116,7 +130,7 @@ __device__ __forceinline__ TileCoords tile_coords(const Params &p, int t) {
 __device__ __forceinline__ int n_blocks_of(const Params &p, int t) {
   if (!p.causal)
     return p.n_blocks;
-  const int mi = p.m_blocks - 1 - snake(p, t) / p.bh_count;
+  const int mi = causal_tile(p, t).y;
   return min(p.n_blocks, ((mi + 1) * BM + BN - 1) / BN);
 }
 
@@ -523,6 +537,9 @@ extern "C" int attention_sm90_libts(const void *q, const void *k, const void *v,
   p.n_blocks = seqlen / BN;
   p.bh_count = batch * heads;
   p.num_tiles = p.bh_count * p.m_blocks;
+  // Causal: a quarter of the grid's worth of heads at a time, so that about
+  // four CTAs walk each head's K and V together (docs/benchmarks.md).
+  p.section_heads = std::max(1, std::min(p.bh_count, cache.ctas / 4));
   p.causal = causal ? 1 : 0;
   p.scale = 1.f / std::sqrt(float(D));
   p.scale_log2 = p.scale * 1.4426950408889634f;

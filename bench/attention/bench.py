@@ -18,10 +18,12 @@ SDPA takes (B, H, S, D): it gets transposed views of the same tensors.
 
 For each shape and mask: the result of every implementation is compared with
 an fp32 PyTorch reference (max |O - ref| and max |LSE - ref|; SDPA's O too, as
-the bf16 yardstick), then each is timed: warm-up, then the median of many
-launches, each between two CUDA events; that --rounds times (3), the
-implementations in rotated order each round, and the median round kept. TFLOP/s counts 4*B*H*S*S*D flops
-(causal: half). Default shapes: FlashAttention-3's (16 heads, head dim 128,
+the bf16 yardstick), then all are timed together: warm-up, then many
+launches of each between two CUDA events, interleaved (one launch of every
+implementation per step, the order rotated from step to step), so that the
+GPU's clock and power state, which drift over tens of milliseconds, weigh on
+every implementation alike; the median launch of each, --rounds times (3),
+and the median round kept. TFLOP/s counts 4*B*H*S*S*D flops (causal: half). Default shapes: FlashAttention-3's (16 heads, head dim 128,
 batch * seqlen = 16384, seqlen 1k..16k), non-causal and causal.
 """
 import argparse
@@ -107,6 +109,24 @@ def reference(q, k, v, causal):
     return o, lse
 
 
+def time_interleaved(fns, warmup, reps):
+    """{name: median ms} over reps steps, each launching every fn once."""
+    for _, fn in fns:
+        for _ in range(warmup):
+            fn()
+    torch.cuda.synchronize()
+    events = {name: [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
+                     for _ in range(reps)] for name, _ in fns}
+    for r in range(reps):
+        for name, fn in fns[r % len(fns):] + fns[:r % len(fns)]:
+            a, b = events[name][r]
+            a.record()
+            fn()
+            b.record()
+    torch.cuda.synchronize()
+    return {name: statistics.median(a.elapsed_time(b) for a, b in events[name]) for name, _ in fns}
+
+
 def time_ms(fn, warmup, reps):
     for _ in range(warmup):
         fn()
@@ -133,9 +153,9 @@ def main():
     ap.add_argument("--only", help="comma-separated implementation names to run")
     ap.add_argument("--no-sdpa", action="store_true")
     ap.add_argument("--warmup", type=int, default=5)
-    ap.add_argument("--reps", type=int, default=0, help="timed launches (0: ~0.3 s each)")
+    ap.add_argument("--reps", type=int, default=0, help="timed steps per round (0: about 1 s)")
     ap.add_argument("--rounds", type=int, default=3,
-                    help="timings of each implementation, in rotated order; the median is kept")
+                    help="rounds of interleaved timing; the median round is kept")
     args = ap.parse_args()
 
     torch.backends.cuda.matmul.allow_tf32 = False
@@ -206,18 +226,14 @@ def main():
             tflops = {}
             fns = [(i.name, (lambda i=i: i(q, k, v, o, lse, causal))) for i in impls]
             fns += list(sdpa_fns.items())
-            reps = {}
-            for name, fn in fns:
-                reps[name] = args.reps
-                if reps[name] <= 0:
-                    once = time_ms(fn, 1, 3)
-                    reps[name] = int(min(200, max(10, 300.0 / max(once, 1e-3))))
-            # Rounds in rotated order, the median of each: the GPU's clock
-            # drifts with its load, which would favour whoever runs first.
+            reps = args.reps
+            if reps <= 0:  # about a second of launches per round
+                step = sum(time_ms(fn, 1, 3) for _, fn in fns)
+                reps = int(min(2000, max(20, 1000.0 / max(step, 1e-3))))
             times = {name: [] for name, _ in fns}
-            for r in range(args.rounds):
-                for name, fn in fns[r % len(fns):] + fns[:r % len(fns)]:
-                    times[name].append(time_ms(fn, args.warmup, reps[name]))
+            for _ in range(args.rounds):
+                for name, ms in time_interleaved(fns, args.warmup, reps).items():
+                    times[name].append(ms)
             for name, _ in fns:
                 tflops[name] = flops / (statistics.median(times[name]) * 1e-3) / 1e12
             rows.append(((B, S, H, D), causal, tflops))

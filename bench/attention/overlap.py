@@ -20,7 +20,15 @@ the softmax's exponentials run, then the verdict:
                                             inserted it: C7517 / C7519)
 
 A full wait ahead of the PV issue (ptxas waiting for QK^T first) is named
-too. Exit status 0 whatever the verdict, 2 for malformed input.
+too. Last, where the stage arrival after the wait for S (`WARPGROUP.DEPBAR.LE
+gsb0, 0x1`, the K release) stands:
+
+    release after S: before the softmax     ahead of the first exponential
+    release after S: after N exponentials   ptxas sank it into or past the
+                                            softmax: the stage is held longer
+    release after S: none                   no arrival follows that wait
+
+Exit status 0 whatever the verdict, 2 for malformed input.
 """
 
 import argparse
@@ -63,6 +71,21 @@ def verdict(events):
     return "verdict: softmax waits for PV (%s)" % "; ".join(problems)
 
 
+def release_line(insns):
+    """Where the first mbarrier arrival after the wait for S stands."""
+    waits = [n for n, i in enumerate(insns) if i.opcode == FULL_WAIT[0]
+             and i.operands.replace(" ", "") == "gsb0,0x1"]
+    if not waits:
+        return "release after S: none"
+    rest = insns[waits[0] + 1:]
+    arrive = next((n for n, i in enumerate(rest) if i.opcode.startswith("SYNCS.ARRIVE")), None)
+    if arrive is None:
+        return "release after S: none"
+    ex2 = sum(1 for i in rest[:arrive] if i.opcode.startswith("MUFU.EX2"))
+    return ("release after S: before the softmax" if ex2 == 0
+            else "release after S: after %d exponentials" % ex2)
+
+
 def run(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("dump")
@@ -86,6 +109,7 @@ def run(argv):
         line.append(last)
     print("order: " + ", ".join("%s x%d @0x%04x" % (k, n, a) for k, n, a in line))
     print(verdict(events))
+    print(release_line(sorted(lp.all_insns(), key=lambda i: i.addr)))
     return 0
 
 

@@ -222,16 +222,22 @@ __device__ __forceinline__ void arrive_expect_tx(uint64_t *bar, unsigned bytes) 
 /// Arrival (release.cta) by lane 0 of the calling warp: one predicated
 /// instruction, no branch (a branch between two wgmma.wait_group ends a basic
 /// block, and ptxas then waits for every MMA group before the next
-/// accumulator access: examples/attention_sm90.cu, docs/benchmarks.md).
+/// accumulator access: examples/attention_sm90.cu, docs/benchmarks.md). The
+/// lane is read inside the asm: with it computed outside, ptxas sank the
+/// arrival below the attention softmax that follows the release, holding
+/// the stage a softmax longer (SASS, CUDA 13.0; test/lit/codegen/
+/// attention-sass.cu checks where it stands).
 __device__ __forceinline__ void arrive_lane0(uint64_t *bar) {
   const uint32_t addr = static_cast<uint32_t>(__cvta_generic_to_shared(bar));
   asm volatile("{\n"
                ".reg .pred first;\n"
-               "setp.eq.u32 first, %1, 0;\n"
+               ".reg .u32 lane;\n"
+               "mov.u32 lane, %%laneid;\n"
+               "setp.eq.u32 first, lane, 0;\n"
                "@first mbarrier.arrive.release.cta.shared::cta.b64 _, [%0];\n"
                "}\n"
                :
-               : "r"(addr), "r"(lane_index())
+               : "r"(addr)
                : "memory");
 }
 

@@ -1,5 +1,6 @@
 //===- Schedule.cpp - Task body to head/loop/tail ops ---------------------===//
 #include "frontend/Schedule.h"
+#include "frontend/AddressOnly.h"
 #include "frontend/AsyncStores.h"
 #include "frontend/BoundValue.h"
 #include "frontend/DiagEmitter.h"
@@ -534,7 +535,8 @@ void Walker::statement(const Stmt *S) {
     Rec.Stage = StageIds[V];
     Rec.AsyncRead = Mma;
     Rec.MayStoreAsync = Stores;
-    Rec.AddressOnly = addressOnly(S);
+    Rec.AddressOnly =
+        addressOnly(S, [&](const VarDecl *X) { return Stages.count(X) != 0; });
     for (const TmaLoads::Load &Ld : Loads.Found) {
       if (Ld.Resource != H.Resource || H.R != Role::Producer)
         continue;

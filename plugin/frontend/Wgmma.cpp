@@ -5,8 +5,6 @@
 
 #include "clang/AST/RecursiveASTVisitor.h"
 
-#include <algorithm>
-
 using namespace clang;
 
 namespace ts {
@@ -67,16 +65,6 @@ bool isWgmmaValue(const Expr *E) {
   const auto *C =
       dyn_cast_or_null<CallExpr>(E ? stripExpr(E)->IgnoreImpCasts() : nullptr);
   return C && isWgmmaDecl(C->getDirectCallee());
-}
-
-bool addressOnly(const Stmt *S) {
-  const auto *DS = dyn_cast_or_null<DeclStmt>(S);
-  if (!DS)
-    return false;
-  return std::all_of(DS->decl_begin(), DS->decl_end(), [](const Decl *D) {
-    const auto *V = dyn_cast<VarDecl>(D);
-    return V && V->hasInit() && isWgmmaValue(V->getInit());
-  });
 }
 
 } // namespace ts

@@ -39,10 +39,6 @@ const clang::AsmStmt *asyncAsm(const clang::Stmt *S);
 /// variable it initialises stands for the memory it describes.
 bool isWgmmaValue(const clang::Expr *E);
 
-/// A declaration whose every variable is a ts::wgmma value (a descriptor):
-/// it takes stage addresses for an MMA but reads none of the stage's bytes.
-bool addressOnly(const clang::Stmt *S);
-
 } // namespace ts
 
 #endif

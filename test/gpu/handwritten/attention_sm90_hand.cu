@@ -61,20 +61,25 @@
 //   producer loads V one block behind K, in the order the consumers read
 //   them. examples/attention_sm90.cu is written the same way (its twin).
 // - ping-pong (attention_sm90_hand; attention_sm90_hand_nopp leaves it out):
-//   named barriers 5 (consumer 0) and 6 (consumer 1), 256 threads each. A
-//   consumer bar.syncs its own barrier before issuing its GEMMs and
-//   bar.arrives on the other's after issuing them; consumer 0 starts with an
-//   arrival on its own barrier, so it goes first. Each consumer takes
+//   named barriers 4 (consumer 0) and 5 (consumer 1), 256 threads each, the
+//   ids libts's plan gives the example's turns. A consumer bar.syncs its own
+//   barrier before issuing its GEMMs and bar.arrives on the other's after
+//   issuing them; consumer 1 starts with an arrival on consumer 0's barrier,
+//   so consumer 0 goes first. Each consumer takes
 //   n_blocks + 1 turns per tile (first QK^T, n_blocks - 1 times QK^T + PV,
 //   last PV), the same count for both, so the turns stay in step across
 //   tiles; at the end consumer 0 syncs once more to absorb consumer 1's last
-//   arrival. Ids 1..4 are libts's ts::sync_warpgroup, 0 is __syncthreads.
+//   arrival. Ids 1..3 are ts::sync_warpgroup's, 0 is __syncthreads. The
+//   consumer body is a template on its index (constant rows and barrier
+//   ids), as libts writes one task per consumer.
 // - schedule: static persistent, tile = blockIdx.x + i * gridDim.x, grid =
 //   min(tiles, SMs). Non-causal: tile t -> (batch*head = t / m_blocks, query
 //   block = m_blocks - 1 - t % m_blocks), a head's query blocks adjacent (K/V
-//   shared in L2). Causal: (batch*head = t % (B*H), query block = m_blocks -
-//   1 - t / (B*H)), longest first over the grid, which balances the static
-//   round robin (the per-head order left the CTAs 64% balanced at 16k).
+//   shared in L2). Causal: heads in sections of a quarter of the grid
+//   (section_heads: about four CTAs per head at once), in a section (batch*head = r % heads, query block =
+//   m_blocks - 1 - r / heads), longest first, which balances the static
+//   round robin (the per-head order left the CTAs 64% balanced at 16k),
+//   rounds of the grid in a snake.
 // - epilogue (attention_sm90_hand, _nopp): each consumer writes O / l as bf16
 //   into its own 16 KiB staging buffer (two 64 x 64 halves, 128-byte
 //   swizzled, conflict-free), fence.proxy.async, bar.sync of its warpgroup
@@ -141,7 +146,7 @@ constexpr unsigned kBarOff = kOOff + kConsumerWarpgroups * kOBytesPerWg;
 constexpr unsigned kNumBars = 6 * kStages;
 constexpr unsigned kSmemBytes = kBarOff + kNumBars * 8 + 1024; // + alignment slack
 constexpr unsigned kProducerRegs = 24, kConsumerRegs = 240;
-constexpr unsigned kTurnBar0 = 5; // named barrier of consumer c: kTurnBar0 + c
+constexpr unsigned kTurnBar0 = 4; // named barrier of consumer c: kTurnBar0 + c
 static_assert(BM == BN, "the causal mask assumes the diagonal block is one key block");
 static_assert(128 * kProducerRegs + 128 * kConsumerWarpgroups * kConsumerRegs <= 65536,
               "setmaxnreg budgets exceed the register file");
@@ -157,6 +162,7 @@ struct Params {
   int n_blocks;  // seqlen / BN
   int num_tiles; // batch * heads * m_blocks
   int bh_count;  // batch * heads
+  int section_heads; // causal: heads whose tiles run together (causal_tile)
   int causal;
   float scale;      // 1 / sqrt(D)
   float scale_log2; // scale * log2(e)
@@ -287,25 +293,6 @@ __device__ __forceinline__ void to_bf16(uint32_t (&p)[32], const float (&s)[64])
   }
 }
 
-/// One arrival per warp on an empty barrier (lane 0, when `pred`), after the
-/// wgmma.wait_group that covers the warp's reads (the wait is
-/// warpgroup-aligned). A predicated arrive in one asm, not a branch: ptxas
-/// forgets which wgmma groups a wait_group covered at a basic-block boundary
-/// and waits for all of them before the next read of an accumulator, which
-/// serialized the softmax after PV (seen in SASS). ts::detail::arrive
-/// behind `if (lane == 0)` is such a branch.
-__device__ __forceinline__ void release(uint64_t *empty, unsigned lane, bool pred = true) {
-  const uint32_t addr = static_cast<uint32_t>(__cvta_generic_to_shared(empty));
-  asm volatile("{\n"
-               ".reg .pred p;\n"
-               "setp.ne.b32 p, %1, 0;\n"
-               "@p mbarrier.arrive.release.cta.shared::cta.b64 _, [%0];\n"
-               "}\n"
-               :
-               : "r"(addr), "r"(int(pred && lane == 0))
-               : "memory");
-}
-
 __device__ __forceinline__ void advance(unsigned &stage, unsigned &phase) {
   if (++stage == kStages) {
     stage = 0;
@@ -326,15 +313,24 @@ __device__ __forceinline__ int snake(const Params &p, int t) {
   const int width = min(g, p.num_tiles - round * g); // the last round may be short
   return round % 2 ? round * g + width - 1 - j : t;
 }
+/// Causal tile t as (batch * head, query block): heads in sections of
+/// p.section_heads, a quarter of the grid, so that the tiles running at once
+/// are about four per head, at neighbouring query blocks that read the same
+/// key blocks at about the same time (in L2); in a section, longest first
+/// (every head's last query block, then the ones before), rounds in a snake.
+__device__ __forceinline__ int2 causal_tile(const Params &p, int t) {
+  t = snake(p, t);
+  const int per = p.section_heads * p.m_blocks, first = t / per * p.section_heads;
+  const int heads = min(p.section_heads, p.bh_count - first), r = t % per;
+  return make_int2(first + r % heads, p.m_blocks - 1 - r / heads);
+}
 __device__ __forceinline__ TileCoords tile_coords(const Params &p, int t) {
   TileCoords c;
   int bh;
   if (p.causal) {
-    // Longest first over the whole grid (all heads' last query blocks, then
-    // the ones before), rounds of the grid in a snake.
-    t = snake(p, t);
-    bh = t % p.bh_count;
-    c.mi = p.m_blocks - 1 - t / p.bh_count;
+    const int2 bm = causal_tile(p, t);
+    bh = bm.x;
+    c.mi = bm.y;
   } else {
     // A head's query blocks side by side: its K/V stay in L2.
     bh = t / p.m_blocks;
@@ -357,6 +353,176 @@ __device__ __forceinline__ void pass_turn(unsigned c) {
   if constexpr (PINGPONG)
     named_arrive(kTurnBar0 + (c ^ 1u));
 }
+
+/// Consumer warpgroup C (0: warps 4-7, query rows 0-63; 1: warps 8-11, rows
+/// 64-127). A template, so that its rows, turn barriers and staging buffer
+/// are constants, as in the libts kernel's two consumer tasks; each wait
+/// moves its cursor on at once and the release names the slot it took, as
+/// libts's wait() and release() do.
+template <bool PINGPONG, bool TMA_STORE, unsigned C>
+__device__ __forceinline__ void consumer(const Params &p, unsigned char *smem, uint64_t *bars) {
+  uint64_t *const q_full = bars, *const q_empty = q_full + kStages;
+  uint64_t *const k_full = q_empty + kStages, *const k_empty = k_full + kStages;
+  uint64_t *const v_full = k_empty + kStages, *const v_empty = v_full + kStages;
+  const unsigned warp = ts::detail::warp_index();
+  const unsigned lane = ts::detail::lane_index();
+  const int row_in_tile = int(C) * 64 + int(warp % 4) * 16 + int(lane / 4); // and + 8
+  if (PINGPONG && C == 1)
+    named_arrive(kTurnBar0); // consumer 0 takes the first turn
+
+  float o[D / 2], s[64];
+  uint32_t pr[32];
+#pragma unroll
+  for (int i = 0; i < 64; ++i)
+    o[i] = 0.f;
+  unsigned qst = 0, qph = 0, kst = 0, kph = 0, vst = 0, vph = 0;
+
+  for (int t = blockIdx.x; t < p.num_tiles; t += gridDim.x) {
+    const TileCoords tc = tile_coords(p, t);
+    const int q_pos0 = tc.mi * BM + row_in_tile; // query position of this thread's first row
+    float m0 = -INFINITY, m1 = -INFINITY, l0 = 0.f, l1 = 0.f, sc0, sc1;
+
+    const unsigned qs = qst; // slots taken, the cursors moved on at once
+    ts::detail::wait_parity(q_full + qs, qph);
+    advance(qst, qph);
+    const unsigned char *const sq = smem + kQOff + qs * kTileBytes + C * 64 * 128; // our rows
+
+    // First key block (the last one: the diagonal when causal): S only.
+    {
+      const int n = tc.n_count - 1;
+      const unsigned ks = kst;
+      ts::detail::wait_parity(k_full + ks, kph);
+      advance(kst, kph);
+      take_turn<PINGPONG>(C);
+      ts::wgmma::fence();
+      qk(s, sq, smem + kKOff + ks * kTileBytes);
+      ts::wgmma::commit_group();
+      pass_turn<PINGPONG>(C);
+      ts::wgmma::wait_group<0>();
+      ts::wgmma::fence_operand(s);
+      ts::detail::arrive_lane0(k_empty + ks);
+      if (p.causal && n * BN + BN - 1 > tc.mi * BM)
+        causal_mask(s, q_pos0, n * BN + 2 * int(lane % 4));
+      softmax<true>(s, m0, m1, l0, l1, sc0, sc1, p.scale_log2);
+    }
+
+    for (int i = 1; i < tc.n_count; ++i) {
+      // P of the previous block. Converted here, at the top of the loop, and
+      // not at the end of the previous step: there ptxas hoists that step's
+      // wait_group 0 above its softmax (to write the P registers the
+      // in-flight PV reads), and nothing overlaps PV (seen in SASS).
+      to_bf16(pr, s);
+      const unsigned ks = kst, vs = vst;
+      ts::detail::wait_parity(k_full + ks, kph);
+      advance(kst, kph);
+      ts::detail::wait_parity(v_full + vs, vph);
+      advance(vst, vph);
+      take_turn<PINGPONG>(C);
+      ts::wgmma::fence();
+      qk(s, sq, smem + kKOff + ks * kTileBytes); // S of block n_count - 1 - i
+      ts::wgmma::commit_group();
+      // O to the running max of the previous softmax (as FA3 does, here
+      // rather than after the wait below, so that only the P conversion
+      // waits for PV). i == 1: O is overwritten by this PV anyway.
+      rescale(o, sc0, sc1);
+      ts::wgmma::fence(); // the accumulator was just written
+      pv(o, pr, smem + kVOff + vs * kTileBytes, i > 1); // O += P V of the block before
+      ts::wgmma::commit_group();
+      pass_turn<PINGPONG>(C);
+      ts::wgmma::wait_group<1>(); // S done
+      ts::wgmma::fence_operand(s);
+      ts::detail::arrive_lane0(k_empty + ks);
+      // No mask here: with BN == BM only the first (diagonal) block needs
+      // one (and a branch here would end the basic block, see
+      // ts::detail::arrive_lane0).
+      softmax<false>(s, m0, m1, l0, l1, sc0, sc1, p.scale_log2);
+      // Pins the softmax before the wait: without it nvcc sinks the ex2s to
+      // their use after wait_group 0, and nothing overlaps PV (seen in SASS).
+      ts::wgmma::fence_operand(s);
+      // P live through the softmax, and a basic-block boundary that ptxas
+      // does not hoist the wait below across (include/ts/wgmma.h).
+      ts::wgmma::keep_live(pr);
+      ts::wgmma::wait_group<0>(); // PV done: V stage and P registers free
+      ts::wgmma::fence_operand(o);
+      ts::detail::arrive_lane0(v_empty + vs);
+    }
+
+    ts::detail::arrive_lane0(q_empty + qs); // every QK^T of the tile has read Q
+
+    // Last PV.
+    to_bf16(pr, s);
+    const unsigned vs = vst;
+    ts::detail::wait_parity(v_full + vs, vph);
+    advance(vst, vph);
+    if (tc.n_count > 1)
+      rescale(o, sc0, sc1);
+    take_turn<PINGPONG>(C);
+    ts::wgmma::fence();
+    pv(o, pr, smem + kVOff + vs * kTileBytes, tc.n_count > 1);
+    ts::wgmma::commit_group();
+    pass_turn<PINGPONG>(C);
+    ts::wgmma::wait_group<0>();
+    ts::wgmma::fence_operand(o);
+    ts::detail::arrive_lane0(v_empty + vs);
+
+    // Epilogue: O / l to bf16 (through shared memory and TMA, or straight from
+    // registers), LSE per row from registers.
+    l0 += __shfl_xor_sync(0xffffffffu, l0, 1);
+    l1 += __shfl_xor_sync(0xffffffffu, l1, 1);
+    l0 += __shfl_xor_sync(0xffffffffu, l0, 2);
+    l1 += __shfl_xor_sync(0xffffffffu, l1, 2);
+    const float inv0 = 1.f / l0, inv1 = 1.f / l1;
+    if constexpr (TMA_STORE) {
+      // This warpgroup's 64 x 128 slice into its staging buffer as two
+      // 64 x 64 halves, 128-byte swizzled (16-byte chunk j of row r at
+      // j ^ (r % 8): conflict-free), then two TMA stores by its thread 0.
+      unsigned char *const ob = smem + kOOff + C * kOBytesPerWg;
+      const bool issuer = (threadIdx.x & 127u) == 0;
+      if (issuer) // the previous tile's stores have read the buffer
+        ts::tma::wait_store_reads<0>();
+      ts::sync_warpgroup();
+      const unsigned r = (warp % 4) * 16 + lane / 4; // rows r and r + 8 of the slice
+#pragma unroll
+      for (int g = 0; g < D / 8; ++g) {
+        const unsigned off = (g / 8) * (64 * 128) +
+                             ((unsigned(g % 8) ^ (r & 7u)) << 4) + (lane % 4) * 4;
+        *reinterpret_cast<__nv_bfloat162 *>(ob + r * 128 + off) =
+            __floats2bfloat162_rn(o[4 * g + 0] * inv0, o[4 * g + 1] * inv0);
+        *reinterpret_cast<__nv_bfloat162 *>(ob + (r + 8) * 128 + off) =
+            __floats2bfloat162_rn(o[4 * g + 2] * inv1, o[4 * g + 3] * inv1);
+      }
+      ts::tma::store_fence(); // visible to the TMA unit
+      ts::sync_warpgroup();
+      if (issuer) {
+        const int row = tc.b * p.seqlen + tc.mi * BM + int(C) * 64;
+        for (int h = 0; h < kHalves; ++h)
+          ts::tma::issue_store(&p.o_map, {64 * h, tc.h, row}, ob + h * 64 * 128);
+      }
+    } else {
+      const size_t row_stride = size_t(p.heads) * D; // elements between tokens
+      __nv_bfloat16 *const o0 = p.o + (size_t(tc.b) * p.seqlen + q_pos0) * row_stride +
+                                size_t(tc.h) * D + 2 * (lane % 4);
+      __nv_bfloat16 *const o1 = o0 + 8 * row_stride;
+#pragma unroll
+      for (int g = 0; g < D / 8; ++g) {
+        *reinterpret_cast<__nv_bfloat162 *>(o0 + 8 * g) =
+            __floats2bfloat162_rn(o[4 * g + 0] * inv0, o[4 * g + 1] * inv0);
+        *reinterpret_cast<__nv_bfloat162 *>(o1 + 8 * g) =
+            __floats2bfloat162_rn(o[4 * g + 2] * inv1, o[4 * g + 3] * inv1);
+      }
+    }
+    if (lane % 4 == 0) {
+      float *const lse = p.lse + (size_t(tc.b) * p.heads + tc.h) * p.seqlen + q_pos0;
+      lse[0] = m0 * p.scale + logf(l0);
+      lse[8] = m1 * p.scale + logf(l1);
+    }
+  }
+  if (PINGPONG && C == 0)
+    named_sync(kTurnBar0); // absorbs consumer 1's last hand-over
+  if (TMA_STORE && (threadIdx.x & 127u) == 0) // the stores are done before the CTA leaves
+    cuda::ptx::cp_async_bulk_wait_group(cuda::ptx::n32_t<0>{});
+}
+
 
 template <bool PINGPONG, bool TMA_STORE>
 __global__ void __launch_bounds__(kThreads, 1) attention_kernel(const __grid_constant__ Params p) {
@@ -446,158 +612,10 @@ __global__ void __launch_bounds__(kThreads, 1) attention_kernel(const __grid_con
 
   // ---- consumer warpgroups ----
   ts::detail::setmaxnreg_inc<kConsumerRegs>();
-  const unsigned c = warp / 4 - 1;                 // consumer 0 or 1
-  const int row_in_tile = int(c) * 64 + int(warp % 4) * 16 + int(lane / 4); // and + 8
-  if (PINGPONG && c == 0)
-    named_arrive(kTurnBar0); // consumer 0 takes the first turn
-
-  float o[D / 2], s[64];
-  uint32_t pr[32];
-#pragma unroll
-  for (int i = 0; i < 64; ++i)
-    o[i] = 0.f;
-  unsigned qst = 0, qph = 0, kst = 0, kph = 0, vst = 0, vph = 0;
-  const float sl2 = p.scale_log2;
-
-  for (int t = blockIdx.x; t < p.num_tiles; t += gridDim.x) {
-    const TileCoords tc = tile_coords(p, t);
-    const int q_pos0 = tc.mi * BM + row_in_tile; // query position of this thread's first row
-    float m0 = -INFINITY, m1 = -INFINITY, l0 = 0.f, l1 = 0.f, sc0, sc1;
-
-    ts::detail::wait_parity(q_full + qst, qph);
-    const unsigned char *const sq = smem + kQOff + qst * kTileBytes + c * 64 * 128; // our rows
-
-    // First key block (the last one: the diagonal when causal): S only.
-    {
-      const int n = tc.n_count - 1;
-      ts::detail::wait_parity(k_full + kst, kph);
-      take_turn<PINGPONG>(c);
-      ts::wgmma::fence();
-      qk(s, sq, smem + kKOff + kst * kTileBytes);
-      ts::wgmma::commit_group();
-      pass_turn<PINGPONG>(c);
-      ts::wgmma::wait_group<0>();
-      ts::wgmma::fence_operand(s);
-      release(k_empty + kst, lane);
-      advance(kst, kph);
-      if (p.causal && n * BN + BN - 1 > tc.mi * BM)
-        causal_mask(s, q_pos0, n * BN + 2 * int(lane % 4));
-      softmax<true>(s, m0, m1, l0, l1, sc0, sc1, sl2);
-    }
-
-    for (int i = 1; i < tc.n_count; ++i) {
-      // P of the previous block. Converted here, at the top of the loop, and
-      // not at the end of the previous step: there ptxas hoists that step's
-      // wait_group 0 above its softmax (to write the P registers the
-      // in-flight PV reads), and nothing overlaps PV (seen in SASS).
-      to_bf16(pr, s);
-      ts::detail::wait_parity(k_full + kst, kph);
-      ts::detail::wait_parity(v_full + vst, vph);
-      take_turn<PINGPONG>(c);
-      ts::wgmma::fence();
-      qk(s, sq, smem + kKOff + kst * kTileBytes); // S of block n_count - 1 - i
-      ts::wgmma::commit_group();
-      // O to the running max of the previous softmax (as FA3 does, here
-      // rather than after the wait below, so that only the P conversion
-      // waits for PV). i == 1: O is overwritten by this PV anyway.
-      rescale(o, sc0, sc1);
-      ts::wgmma::fence(); // the accumulator was just written
-      pv(o, pr, smem + kVOff + vst * kTileBytes, i > 1); // O += P V of the block before
-      ts::wgmma::commit_group();
-      pass_turn<PINGPONG>(c);
-      ts::wgmma::wait_group<1>(); // S done
-      ts::wgmma::fence_operand(s);
-      release(k_empty + kst, lane);
-      advance(kst, kph);
-      // No mask here: with BN == BM only the first (diagonal) block needs
-      // one (and a branch here would end the basic block, see release()).
-      softmax<false>(s, m0, m1, l0, l1, sc0, sc1, sl2);
-      // Pins the softmax before the wait: without it nvcc sinks the ex2s to
-      // their use after wait_group 0, and nothing overlaps PV (seen in SASS).
-      ts::wgmma::fence_operand(s);
-      // P live through the softmax, and a basic-block boundary that ptxas
-      // does not hoist the wait below across (include/ts/wgmma.h).
-      ts::wgmma::keep_live(pr);
-      ts::wgmma::wait_group<0>(); // PV done: V stage and P registers free
-      ts::wgmma::fence_operand(o);
-      release(v_empty + vst, lane);
-      advance(vst, vph);
-    }
-
-    release(q_empty + qst, lane); // every QK^T of the tile has read Q
-    advance(qst, qph);
-
-    // Last PV.
-    to_bf16(pr, s);
-    ts::detail::wait_parity(v_full + vst, vph);
-    if (tc.n_count > 1)
-      rescale(o, sc0, sc1);
-    take_turn<PINGPONG>(c);
-    ts::wgmma::fence();
-    pv(o, pr, smem + kVOff + vst * kTileBytes, tc.n_count > 1);
-    ts::wgmma::commit_group();
-    pass_turn<PINGPONG>(c);
-    ts::wgmma::wait_group<0>();
-    ts::wgmma::fence_operand(o);
-    release(v_empty + vst, lane);
-    advance(vst, vph);
-
-    // Epilogue: O / l to bf16 (through shared memory and TMA, or straight from
-    // registers), LSE per row from registers.
-    l0 += __shfl_xor_sync(0xffffffffu, l0, 1);
-    l1 += __shfl_xor_sync(0xffffffffu, l1, 1);
-    l0 += __shfl_xor_sync(0xffffffffu, l0, 2);
-    l1 += __shfl_xor_sync(0xffffffffu, l1, 2);
-    const float inv0 = 1.f / l0, inv1 = 1.f / l1;
-    if constexpr (TMA_STORE) {
-      // This warpgroup's 64 x 128 slice into its staging buffer as two
-      // 64 x 64 halves, 128-byte swizzled (16-byte chunk j of row r at
-      // j ^ (r % 8): conflict-free), then two TMA stores by its thread 0.
-      unsigned char *const ob = smem + kOOff + c * kOBytesPerWg;
-      const bool issuer = (threadIdx.x & 127u) == 0;
-      if (issuer) // the previous tile's stores have read the buffer
-        ts::tma::wait_store_reads<0>();
-      ts::sync_warpgroup();
-      const unsigned r = (warp % 4) * 16 + lane / 4; // rows r and r + 8 of the slice
-#pragma unroll
-      for (int g = 0; g < D / 8; ++g) {
-        const unsigned off = (g / 8) * (64 * 128) +
-                             ((unsigned(g % 8) ^ (r & 7u)) << 4) + (lane % 4) * 4;
-        *reinterpret_cast<__nv_bfloat162 *>(ob + r * 128 + off) =
-            __floats2bfloat162_rn(o[4 * g + 0] * inv0, o[4 * g + 1] * inv0);
-        *reinterpret_cast<__nv_bfloat162 *>(ob + (r + 8) * 128 + off) =
-            __floats2bfloat162_rn(o[4 * g + 2] * inv1, o[4 * g + 3] * inv1);
-      }
-      ts::tma::store_fence(); // visible to the TMA unit
-      ts::sync_warpgroup();
-      if (issuer) {
-        const int row = tc.b * p.seqlen + tc.mi * BM + int(c) * 64;
-        for (int h = 0; h < kHalves; ++h)
-          ts::tma::issue_store(&p.o_map, {64 * h, tc.h, row}, ob + h * 64 * 128);
-      }
-    } else {
-      const size_t row_stride = size_t(p.heads) * D; // elements between tokens
-      __nv_bfloat16 *const o0 = p.o + (size_t(tc.b) * p.seqlen + q_pos0) * row_stride +
-                                size_t(tc.h) * D + 2 * (lane % 4);
-      __nv_bfloat16 *const o1 = o0 + 8 * row_stride;
-#pragma unroll
-      for (int g = 0; g < D / 8; ++g) {
-        *reinterpret_cast<__nv_bfloat162 *>(o0 + 8 * g) =
-            __floats2bfloat162_rn(o[4 * g + 0] * inv0, o[4 * g + 1] * inv0);
-        *reinterpret_cast<__nv_bfloat162 *>(o1 + 8 * g) =
-            __floats2bfloat162_rn(o[4 * g + 2] * inv1, o[4 * g + 3] * inv1);
-      }
-    }
-    if (lane % 4 == 0) {
-      float *const lse = p.lse + (size_t(tc.b) * p.heads + tc.h) * p.seqlen + q_pos0;
-      lse[0] = m0 * p.scale + logf(l0);
-      lse[8] = m1 * p.scale + logf(l1);
-    }
-  }
-  if (PINGPONG && c == 0)
-    named_sync(kTurnBar0); // absorbs consumer 1's last hand-over
-  if (TMA_STORE && (threadIdx.x & 127u) == 0) // the stores are done before the CTA leaves
-    cuda::ptx::cp_async_bulk_wait_group(cuda::ptx::n32_t<0>{});
+  if (warp < 8)
+    consumer<PINGPONG, TMA_STORE, 0>(p, smem, bars);
+  else
+    consumer<PINGPONG, TMA_STORE, 1>(p, smem, bars);
 }
 
 // ---- host ----
@@ -680,6 +698,9 @@ static int run(const void *q, const void *k, const void *v, void *o, float *lse,
   p.n_blocks = seqlen / BN;
   p.num_tiles = batch * heads * p.m_blocks;
   p.bh_count = batch * heads;
+  // Causal: a quarter of the grid's worth of heads at a time, so that about
+  // four CTAs walk each head's K and V together (docs/benchmarks.md).
+  p.section_heads = std::max(1, std::min(p.bh_count, sms / 4));
   p.causal = causal ? 1 : 0;
   p.scale = 1.f / std::sqrt(float(D));
   p.scale_log2 = p.scale * 1.4426950408889634f;

@@ -15,8 +15,8 @@
 // RUN: FileCheck %s --check-prefix=C2 --input-file=%t.dir/sass-diff-cluster2.txt
 // CHECK: hand: _ZN9gemm_hand11gemm_kernelILi1ELb1ELb1EEEvNS_6ParamsE
 // CHECK: libts: _ZN4gemm11gemm_kernelENS_6ParamsE
-// CHECK: hand main loop: {{.*}} (47 instructions, 4 HGMMA)
-// CHECK: libts main loop: {{.*}} (47 instructions, 4 HGMMA)
+// CHECK: hand main loop: {{.*}} (48 instructions, 4 HGMMA)
+// CHECK: libts main loop: {{.*}} (48 instructions, 4 HGMMA)
 // CHECK: verdict: main loops identical up to register names
 // C2: hand_v2 main loop: {{.*}} (48 instructions, 4 HGMMA)
 // C2: libts_cluster2 main loop: {{.*}} (47 instructions, 4 HGMMA)

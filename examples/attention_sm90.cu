@@ -309,7 +309,7 @@ __device__ void load(const Params &p, ts::producer<QTile> q, ts::producer<KTile>
     for (int h = 0; h < kHalves; ++h)
       ts::tma::load(sk->half[h], &p.k, {64 * h, tc.h, row0 + (nb - 1) * BN}, sk.barrier());
     k.commit(sk);
-    for (auto i : ts::domain(1, n_blocks_of(p, int(t)))) {
+    for (auto i : ts::domain(1, nb)) {
       const int n = nb - 1 - int(i);
       auto sk = k.acquire();
       for (int h = 0; h < kHalves; ++h)
@@ -351,7 +351,7 @@ __device__ void mma0(const Params &p, ts::consumer<QTile> q, ts::consumer<KTile>
     ts::wgmma::fence_operand(s);
     k.release(sk);
     first_softmax(p, s, st, tc, nb - 1, c);
-    for (auto i : ts::domain(1, n_blocks_of(p, int(t)))) {
+    for (auto i : ts::domain(1, nb)) {
       to_bf16(pr, s); // P of the previous block
       auto sk = k.wait();
       auto sv = v.wait(); // V of the previous block
@@ -413,7 +413,7 @@ __device__ void mma1(const Params &p, ts::consumer<QTile> q, ts::consumer<KTile>
     ts::wgmma::fence_operand(s);
     k.release(sk);
     first_softmax(p, s, st, tc, nb - 1, c);
-    for (auto i : ts::domain(1, n_blocks_of(p, int(t)))) {
+    for (auto i : ts::domain(1, nb)) {
       to_bf16(pr, s); // P of the previous block
       auto sk = k.wait();
       auto sv = v.wait(); // V of the previous block

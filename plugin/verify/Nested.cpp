@@ -57,10 +57,13 @@ void checkPair(const Program &P, const Task &A, const Task &B, unsigned R,
       report(Out, Check::Domain, B.Inner.Loc,
              "the inner ts::domain loops of tasks " + quote(A.Name) + " and " +
                  quote(B.Name) + " may run different trip counts");
-  note(D, A.Inner.Loc,
-       "task " + quote(A.Name) + " loops over (" + A.Inner.StartText + ", " +
-           A.Inner.EndText + ", " + A.Inner.StepText + ")");
-  note(D, B.Inner.Loc, "give both inner loops the same bounds");
+  for (const Task *T : {&A, &B})
+    note(D, T->Inner.Loc,
+         "task " + quote(T->Name) + " loops over (" + T->Inner.StartText +
+             ", " + T->Inner.EndText + ", " + T->Inner.StepText + ")");
+  note(D, B.Inner.Loc,
+       "give both inner loops the same bounds (bounds read through local "
+       "variables are compared by what those variables are computed from)");
 }
 
 } // namespace

@@ -74,7 +74,7 @@
 //
 // The causal bound off by one in the producer (through a local): it loads
 // one key block more than the consumers read.
-// RUN: sed '0,/ts::domain(1, n_blocks_of(p, int(t)))/s/ts::domain(1, n_blocks_of(p, int(t)))/ts::domain(1, nb + 1)/' %src/examples/attention_sm90.cu > %t.bound.cu
+// RUN: sed '0,/ts::domain(1, nb)/s/ts::domain(1, nb)/ts::domain(1, nb + 1)/' %src/examples/attention_sm90.cu > %t.bound.cu
 // RUN: not cmp -s %src/examples/attention_sm90.cu %t.bound.cu
 // RUN: not %ts_device -fsyntax-only %t.bound.cu 2>&1 | FileCheck %s --check-prefix=BOUND
 // BOUND: error: the inner ts::domain loops of tasks 'load' and 'mma0' may run different trip counts [-Wts-domain]
@@ -82,20 +82,23 @@
 // BOUND: error: the inner ts::domain loops of tasks 'load' and 'mma1' may run different trip counts [-Wts-domain]
 // BOUND: 2 errors generated
 //
-// One consumer's bound read from the next tile's count (its local and its
-// loop both): another tile's triangle.
-// RUN: sed '0,/ts::domain(1, n_blocks_of(p, int(t)))/!{0,/ts::domain(1, n_blocks_of(p, int(t)))/s/n_blocks_of(p, int(t))/n_blocks_of(p, int(t) + 1)/}' %src/examples/attention_sm90.cu > %t.tile.cu
+// One consumer's bound read from the next tile's count (the local its loop
+// bound is): another tile's triangle.
+// RUN: sed '0,/const int nb = n_blocks_of(p, int(t));/!{0,/const int nb = n_blocks_of(p, int(t));/s/n_blocks_of(p, int(t))/n_blocks_of(p, int(t) + 1)/}' %src/examples/attention_sm90.cu > %t.tile.cu
 // RUN: not cmp -s %src/examples/attention_sm90.cu %t.tile.cu
 // RUN: not %ts_device -fsyntax-only %t.tile.cu 2>&1 | FileCheck %s --check-prefix=TILE
 // TILE: error: the inner ts::domain loops of tasks 'load' and 'mma0' may run different trip counts [-Wts-domain]
-// TILE: note: task 'load' loops over (1, n_blocks_of(p, int(t)), 1)
+// TILE: note: task 'load' loops over (1, nb, 1)
+// TILE: note: task 'mma0' loops over (1, nb, 1)
+// TILE: note: give both inner loops the same bounds (bounds read through local variables are compared by what those variables are computed from)
 // TILE: 2 errors generated
 //
 // One consumer's k-loop not peeled (from 0): one key block more than the
 // producer loads.
-// RUN: sed '0,/ts::domain(1, n_blocks_of(p, int(t)))/!{0,/ts::domain(1, n_blocks_of(p, int(t)))/s/ts::domain(1, /ts::domain(0, /}' %src/examples/attention_sm90.cu > %t.peel.cu
+// RUN: sed '0,/ts::domain(1, nb)/!{0,/ts::domain(1, nb)/s/ts::domain(1, /ts::domain(0, /}' %src/examples/attention_sm90.cu > %t.peel.cu
 // RUN: not cmp -s %src/examples/attention_sm90.cu %t.peel.cu
 // RUN: not %ts_device -fsyntax-only %t.peel.cu 2>&1 | FileCheck %s --check-prefix=PEEL
 // PEEL: error: the inner ts::domain loops of tasks 'load' and 'mma0' may run different trip counts [-Wts-domain]
-// PEEL: note: task 'load' loops over (1, n_blocks_of(p, int(t)), 1)
+// PEEL: note: task 'load' loops over (1, nb, 1)
+// PEEL: note: task 'mma0' loops over (0, nb, 1)
 // PEEL: 2 errors generated

@@ -37,7 +37,7 @@ __device__ void load(const Params &p, ts::producer<A> a) {
   }
 
 [[ts::task(ts::warps(4, 4))]]
-__device__ void use(const Params &p, ts::consumer<A> a) { BODY(0) } // floor-error {{the inner ts::domain loops of tasks 'load' and 'use' may run different trip counts}} floor-note {{give both inner loops the same bounds}}
+__device__ void use(const Params &p, ts::consumer<A> a) { BODY(0) } // floor-error {{the inner ts::domain loops of tasks 'load' and 'use' may run different trip counts}} floor-note {{task 'use' loops over (0, steps, 1)}} floor-note {{give both inner loops the same bounds}}
 
 [[ts::kernel(load, use)]] __global__ void k(const __grid_constant__ Params p);
 // CHECK: protocol: inner loop 0 to {{[0-9]+}} times, any count in each tile (bounded

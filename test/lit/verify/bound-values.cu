@@ -48,13 +48,13 @@ __device__ void use(const Params &p, ts::consumer<A> a) {
 #endif
   for (auto tile : ts::domain(0, p.tiles)) {
 #if defined(WRITTEN)
-    for (auto k : ts::domain(0, steps + more)) { // written-error {{the inner ts::domain loops of tasks 'load' and 'use' may run different trip counts}} written-note {{give both inner loops the same bounds}}
+    for (auto k : ts::domain(0, steps + more)) { // written-error {{the inner ts::domain loops of tasks 'load' and 'use' may run different trip counts}} written-note {{task 'use' loops over (0, steps + more, 1)}} written-note {{give both inner loops the same bounds}}
 #elif defined(UNIFORM)
     const int extra = 0;
     for (auto k : ts::domain(0, steps + extra)) {
 #else
     const int extra = k_tiles_of(p, int(tile)) - steps;
-    for (auto k : ts::domain(0, steps + extra)) { // floor-error {{the inner ts::domain loops of tasks 'load' and 'use' may run different trip counts}} floor-note {{give both inner loops the same bounds}}
+    for (auto k : ts::domain(0, steps + extra)) { // floor-error {{the inner ts::domain loops of tasks 'load' and 'use' may run different trip counts}} floor-note {{task 'use' loops over (0, steps + extra, 1)}} floor-note {{give both inner loops the same bounds}}
 #endif
       auto s = a.wait();
       p.dst[int(k)] = s->v[0][0];

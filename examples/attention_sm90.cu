@@ -255,18 +255,24 @@ __device__ __forceinline__ void first_softmax(const Params &p, float (&s)[64], S
 __device__ __forceinline__ void store_out(const Params &p, const float (&o)[D / 2], Softmax &st,
                                           const TileCoords &tc, unsigned c,
                                           __nv_bfloat16 (&half)[kHalves][64 * 64]) {
-  const unsigned lane = threadIdx.x % 32;
+  // The thread index read here, per tile (an asm the compiler does not
+  // hoist): computed once before the tile loop, the staging addresses held
+  // registers through the k-loop, ptxas spilled and scheduled the softmax
+  // worse (causal 4k-16k 2-4% slower, docs/benchmarks.md).
+  unsigned tid;
+  asm volatile("mov.u32 %0, %%tid.x;\n" : "=r"(tid));
+  const unsigned lane = tid % 32;
   float l0 = st.l0, l1 = st.l1;
   l0 += __shfl_xor_sync(0xffffffffu, l0, 1);
   l1 += __shfl_xor_sync(0xffffffffu, l1, 1);
   l0 += __shfl_xor_sync(0xffffffffu, l0, 2);
   l1 += __shfl_xor_sync(0xffffffffu, l1, 2);
   const float inv0 = 1.f / l0, inv1 = 1.f / l1;
-  const bool issuer = threadIdx.x % 128 == 0;
+  const bool issuer = tid % 128 == 0;
   if (issuer)
     ts::tma::wait_store_reads<0>();
   ts::sync_warpgroup();
-  const unsigned r = (threadIdx.x / 32) % 4 * 16 + lane / 4; // rows r and r + 8 of the 64
+  const unsigned r = (tid / 32) % 4 * 16 + lane / 4; // rows r and r + 8 of the 64
 #pragma unroll
   for (int g = 0; g < D / 8; ++g) {
     unsigned char *const rows = reinterpret_cast<unsigned char *>(half[g / 8]);

@@ -24,8 +24,11 @@ too. Last, where the stage arrival after the wait for S (`WARPGROUP.DEPBAR.LE
 gsb0, 0x1`, the K release) stands:
 
     release after S: before the softmax     ahead of the first exponential
-    release after S: after N exponentials   ptxas sank it into or past the
-                                            softmax: the stage is held longer
+    release after S: early (N of M ...)     in the softmax's first half
+    release after S: late (N of M ...)      ptxas sank it into the second
+                                            half or past the softmax: the
+                                            stage is held about a softmax
+                                            longer
     release after S: none                   no arrival follows that wait
 
 Exit status 0 whatever the verdict, 2 for malformed input.
@@ -82,8 +85,11 @@ def release_line(insns):
     if arrive is None:
         return "release after S: none"
     ex2 = sum(1 for i in rest[:arrive] if i.opcode.startswith("MUFU.EX2"))
-    return ("release after S: before the softmax" if ex2 == 0
-            else "release after S: after %d exponentials" % ex2)
+    total = sum(1 for i in rest if i.opcode.startswith("MUFU.EX2"))
+    if ex2 == 0:
+        return "release after S: before the softmax"
+    return "release after S: %s (%d of %d exponentials before it)" % (
+        "early" if 2 * ex2 < total else "late", ex2, total)
 
 
 def run(argv):

@@ -103,7 +103,8 @@ def run(argv):
     lp, note = sass_diff.main_loop(f, re.compile("HGMMA"))
     if lp is None:
         raise sass_diff.Malformed("%s: %s" % (f.name, note))
-    events = [(classify(i), i.addr) for i in sorted(lp.all_insns(), key=lambda i: i.addr)]
+    insns = sorted(lp.all_insns(), key=lambda i: i.addr)
+    events = [(classify(i), i.addr) for i in insns]
     events = [e for e in events if e[0]]
     print("%s: %s main loop %s" % (opts.label, f.name, lp.range()))
     line, last = [], None
@@ -115,7 +116,7 @@ def run(argv):
         line.append(last)
     print("order: " + ", ".join("%s x%d @0x%04x" % (k, n, a) for k, n, a in line))
     print(verdict(events))
-    print(release_line(sorted(lp.all_insns(), key=lambda i: i.addr)))
+    print(release_line(insns))
     return 0
 
 

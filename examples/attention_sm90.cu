@@ -126,12 +126,10 @@ __device__ __forceinline__ TileCoords tile_coords(const Params &p, int t) {
   c.h = bh % p.heads;
   return c;
 }
-/// Key blocks of tile t (the k-loop bound of every task).
-__device__ __forceinline__ int n_blocks_of(const Params &p, int t) {
-  if (!p.causal)
-    return p.n_blocks;
-  const int mi = causal_tile(p, t).y;
-  return min(p.n_blocks, ((mi + 1) * BM + BN - 1) / BN);
+/// Key blocks of a tile (the k-loop bound of every task): causal, the
+/// blocks up to the one holding the tile's last query.
+__device__ __forceinline__ int n_blocks_of(const Params &p, const TileCoords &tc) {
+  return p.causal ? min(p.n_blocks, ((tc.mi + 1) * BM + BN - 1) / BN) : p.n_blocks;
 }
 
 // ---- math helpers (no handles) ----
@@ -235,16 +233,21 @@ __device__ __forceinline__ void to_bf16(uint32_t (&pr)[32], const float (&s)[64]
   }
 }
 
-/// Rows of this thread in the tile: r and r + 8 of its warpgroup's 64.
-__device__ __forceinline__ int row_in_tile(unsigned c) {
-  return int(c) * 64 + int((threadIdx.x / 32) % 4) * 16 + int((threadIdx.x % 32) / 4);
+/// Where a consumer thread sits, read once before the tile loop: its lane
+/// and its rows r and r + 8 of the warpgroup's 64.
+struct Thread {
+  unsigned lane, r;
+};
+__device__ __forceinline__ Thread this_thread() {
+  const unsigned warp = __shfl_sync(0xffffffffu, threadIdx.x / 32, 0), lane = threadIdx.x % 32;
+  return Thread{lane, warp % 4 * 16 + lane / 4};
 }
 
 /// Mask (causal, the tile's first = diagonal block) and softmax of a key block.
 __device__ __forceinline__ void first_softmax(const Params &p, float (&s)[64], Softmax &st,
-                                              const TileCoords &tc, int n, unsigned c) {
+                                              const TileCoords &tc, int n, unsigned c, Thread th) {
   if (p.causal && n * BN + BN - 1 > tc.mi * BM)
-    causal_mask(s, tc.mi * BM + row_in_tile(c), n * BN + 2 * int(threadIdx.x % 4));
+    causal_mask(s, tc.mi * BM + int(c * 64 + th.r), n * BN + 2 * int(th.lane % 4));
   softmax<true>(s, st, p.scale_log2);
 }
 
@@ -253,26 +256,19 @@ __device__ __forceinline__ void first_softmax(const Params &p, float (&s)[64], S
 /// of row r at j ^ (r % 8): conflict-free), stored by TMA; LSE from
 /// registers. The previous tile's stores must have read the buffer first.
 __device__ __forceinline__ void store_out(const Params &p, const float (&o)[D / 2], Softmax &st,
-                                          const TileCoords &tc, unsigned c,
+                                          const TileCoords &tc, unsigned c, Thread th,
                                           __nv_bfloat16 (&half)[kHalves][64 * 64]) {
-  // The thread index read here, per tile (an asm the compiler does not
-  // hoist): computed once before the tile loop, the staging addresses held
-  // registers through the k-loop, ptxas spilled and scheduled the softmax
-  // worse (causal 4k-16k 2-4% slower, docs/benchmarks.md).
-  unsigned tid;
-  asm volatile("mov.u32 %0, %%tid.x;\n" : "=r"(tid));
-  const unsigned lane = tid % 32;
+  const unsigned lane = th.lane, r = th.r;
   float l0 = st.l0, l1 = st.l1;
   l0 += __shfl_xor_sync(0xffffffffu, l0, 1);
   l1 += __shfl_xor_sync(0xffffffffu, l1, 1);
   l0 += __shfl_xor_sync(0xffffffffu, l0, 2);
   l1 += __shfl_xor_sync(0xffffffffu, l1, 2);
   const float inv0 = 1.f / l0, inv1 = 1.f / l1;
-  const bool issuer = tid % 128 == 0;
+  const bool issuer = threadIdx.x % 128 == 0;
   if (issuer)
     ts::tma::wait_store_reads<0>();
   ts::sync_warpgroup();
-  const unsigned r = (tid / 32) % 4 * 16 + lane / 4; // rows r and r + 8 of the 64
 #pragma unroll
   for (int g = 0; g < D / 8; ++g) {
     unsigned char *const rows = reinterpret_cast<unsigned char *>(half[g / 8]);
@@ -289,7 +285,7 @@ __device__ __forceinline__ void store_out(const Params &p, const float (&o)[D / 
     for (int h = 0; h < kHalves; ++h)
       ts::tma::issue_store(&p.o, {64 * h, tc.h, row}, half[h]);
   if (lane % 4 == 0) {
-    const int q_pos0 = tc.mi * BM + row_in_tile(c);
+    const int q_pos0 = tc.mi * BM + int(c * 64 + r);
     float *const lse = p.lse + (size_t(tc.b) * p.heads + tc.h) * p.seqlen + q_pos0;
     lse[0] = st.m0 * p.scale + logf(l0);
     lse[8] = st.m1 * p.scale + logf(l1);
@@ -304,7 +300,7 @@ __device__ void load(const Params &p, ts::producer<QTile> q, ts::producer<KTile>
   for (auto t : ts::domain(blockIdx.x, p.num_tiles, gridDim.x)) {
     const TileCoords tc = tile_coords(p, int(t));
     const int row0 = tc.b * p.seqlen;
-    const int nb = n_blocks_of(p, int(t));
+    const int nb = n_blocks_of(p, tc);
     auto sq = q.acquire();
     for (int h = 0; h < kHalves; ++h)
       ts::tma::load(sq->half[h], &p.q, {64 * h, tc.h, row0 + tc.mi * BM}, sq.barrier());
@@ -341,9 +337,10 @@ __device__ void mma0(const Params &p, ts::consumer<QTile> q, ts::consumer<KTile>
   constexpr unsigned c = 0;
   float o[D / 2], s[64];
   uint32_t pr[32];
+  const Thread th = this_thread();
   for (auto t : ts::domain(blockIdx.x, p.num_tiles, gridDim.x)) {
     const TileCoords tc = tile_coords(p, int(t));
-    const int nb = n_blocks_of(p, int(t));
+    const int nb = n_blocks_of(p, tc);
     Softmax st{-INFINITY, -INFINITY, 0.f, 0.f, 0.f, 0.f};
     auto sq = q.wait();
     const unsigned char *const qrows = reinterpret_cast<const unsigned char *>(sq->half[0]) + c * 64 * 128;
@@ -356,7 +353,7 @@ __device__ void mma0(const Params &p, ts::consumer<QTile> q, ts::consumer<KTile>
     ts::wgmma::wait_group<0>();
     ts::wgmma::fence_operand(s);
     k.release(sk);
-    first_softmax(p, s, st, tc, nb - 1, c);
+    first_softmax(p, s, st, tc, nb - 1, c, th);
     for (auto i : ts::domain(1, nb)) {
       to_bf16(pr, s); // P of the previous block
       auto sk = k.wait();
@@ -393,7 +390,7 @@ __device__ void mma0(const Params &p, ts::consumer<QTile> q, ts::consumer<KTile>
     ts::wgmma::wait_group<0>();
     ts::wgmma::fence_operand(o);
     v.release(sv);
-    store_out(p, o, st, tc, c, out->half);
+    store_out(p, o, st, tc, c, th, out->half);
   }
 }
 
@@ -403,9 +400,10 @@ __device__ void mma1(const Params &p, ts::consumer<QTile> q, ts::consumer<KTile>
   constexpr unsigned c = 1;
   float o[D / 2], s[64];
   uint32_t pr[32];
+  const Thread th = this_thread();
   for (auto t : ts::domain(blockIdx.x, p.num_tiles, gridDim.x)) {
     const TileCoords tc = tile_coords(p, int(t));
-    const int nb = n_blocks_of(p, int(t));
+    const int nb = n_blocks_of(p, tc);
     Softmax st{-INFINITY, -INFINITY, 0.f, 0.f, 0.f, 0.f};
     auto sq = q.wait();
     const unsigned char *const qrows = reinterpret_cast<const unsigned char *>(sq->half[0]) + c * 64 * 128;
@@ -418,7 +416,7 @@ __device__ void mma1(const Params &p, ts::consumer<QTile> q, ts::consumer<KTile>
     ts::wgmma::wait_group<0>();
     ts::wgmma::fence_operand(s);
     k.release(sk);
-    first_softmax(p, s, st, tc, nb - 1, c);
+    first_softmax(p, s, st, tc, nb - 1, c, th);
     for (auto i : ts::domain(1, nb)) {
       to_bf16(pr, s); // P of the previous block
       auto sk = k.wait();
@@ -455,7 +453,7 @@ __device__ void mma1(const Params &p, ts::consumer<QTile> q, ts::consumer<KTile>
     ts::wgmma::wait_group<0>();
     ts::wgmma::fence_operand(o);
     v.release(sv);
-    store_out(p, o, st, tc, c, out->half);
+    store_out(p, o, st, tc, c, th, out->half);
   }
 }
 

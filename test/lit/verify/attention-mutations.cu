@@ -84,7 +84,7 @@
 //
 // One consumer's bound read from the next tile's count (the local its loop
 // bound is): another tile's triangle.
-// RUN: sed '0,/const int nb = n_blocks_of(p, int(t));/!{0,/const int nb = n_blocks_of(p, int(t));/s/n_blocks_of(p, int(t))/n_blocks_of(p, int(t) + 1)/}' %src/examples/attention_sm90.cu > %t.tile.cu
+// RUN: sed '0,/const int nb = n_blocks_of(p, tc);/!{0,/const int nb = n_blocks_of(p, tc);/s/n_blocks_of(p, tc)/n_blocks_of(p, tile_coords(p, int(t) + 1))/}' %src/examples/attention_sm90.cu > %t.tile.cu
 // RUN: not cmp -s %src/examples/attention_sm90.cu %t.tile.cu
 // RUN: not %ts_device -fsyntax-only %t.tile.cu 2>&1 | FileCheck %s --check-prefix=TILE
 // TILE: error: the inner ts::domain loops of tasks 'load' and 'mma0' may run different trip counts [-Wts-domain]

@@ -108,12 +108,59 @@ bool trapsWhenEmpty(const Task &T) {
 
 namespace {
 
-/// What makes two k-loops run the same count: their constant, or their
-/// bounds' values and the offset between them.
+/// What makes two k-loops run the same count up to a constant: their
+/// constant, or their bounds' values (Domain::tripOffset is the constant).
 std::string innerKey(const Domain &D) {
   if (auto C = D.constantTrips())
     return "=" + std::to_string(*C);
-  return D.symbolicKey() + "@" + std::to_string(D.tripOffset());
+  return D.symbolicKey();
+}
+
+int64_t offsetOf(const Domain &D) {
+  return D.constantTrips() ? 0 : D.tripOffset();
+}
+
+/// Stage operations (take or hand back) T does in section S of its loop.
+unsigned stageOps(const Task &T, Section S) {
+  return unsigned(std::count_if(T.Ops.begin(), T.Ops.end(), [&](const Op &O) {
+    return O.Sec == S &&
+           (O.Kind == OpKind::Acquire || O.Kind == OpKind::Commit ||
+            O.Kind == OpKind::Wait || O.Kind == OpKind::Release);
+  }));
+}
+
+/// The counts of class C's longest k-loop to check: from the least where
+/// no task that traps when empty runs none (all nonempty() and none
+/// shorter: 1) to the bound, moved up by the most iterations a partner
+/// runs fewer; each of those is one more op per step outside the loop.
+std::vector<uint64_t> classCounts(const Program &P, const Kernel &K,
+                                  const InnerCounts &IC, int C, unsigned Stages,
+                                  unsigned Outside) {
+  uint64_t Lo = 0, Span = 0;
+  unsigned PerStep = 0;
+  bool AllNonEmpty = true;
+  for (size_t I = 0; I < K.Tasks.size(); ++I) {
+    if (IC.ClassOf[I] != C)
+      continue;
+    const Task &T = P.Tasks[K.Tasks[I]];
+    if (trapsWhenEmpty(T))
+      Lo = std::max(Lo, IC.Fewer[I] + 1);
+    AllNonEmpty = AllNonEmpty && T.Inner.NonEmpty;
+    Span = std::max(Span, IC.Fewer[I]);
+    PerStep = std::max(PerStep, stageOps(T, Section::Inner));
+  }
+  // When every k-loop of a class is nonempty() and they run one count, an
+  // empty run either traps where the first task reaches its loop, or every
+  // task blocks before its loop in the first tile: a run that count 1
+  // repeats up to that point.
+  if (AllNonEmpty && Span == 0)
+    Lo = std::max<uint64_t>(Lo, 1);
+  uint64_t Hi =
+      innerTripBound(Stages, Outside + unsigned(Span) * PerStep) + Span;
+  std::vector<uint64_t> Ns;
+  for (uint64_t N = Lo; N <= Hi; ++N)
+    Ns.push_back(N);
+  return Ns;
 }
 
 } // namespace
@@ -130,7 +177,7 @@ InnerCounts innerCounts(const Program &P, const Kernel &K) {
     Outside = std::max(Outside, outsideStageOps(P.Tasks[TI]));
   InnerCounts IC;
   std::vector<std::string> Keys;
-  std::vector<bool> Traps, AllNonEmpty;
+  std::vector<int64_t> Longest; // per class: the largest trip offset
   for (unsigned TI : K.Tasks) {
     const Task &T = P.Tasks[TI];
     if (!T.Inner.Present) {
@@ -142,29 +189,21 @@ InnerCounts innerCounts(const Program &P, const Kernel &K) {
     IC.ClassOf.push_back(int(It - Keys.begin()));
     if (It == Keys.end()) {
       Keys.push_back(Key);
-      Traps.push_back(false);
-      AllNonEmpty.push_back(true);
+      Longest.push_back(offsetOf(T.Inner));
     }
-    // A nonempty() k-loop that its task surely reaches traps the whole
-    // kernel on an empty run, so its partners never run one either.
-    size_t C = size_t(IC.ClassOf.back());
-    Traps[C] = Traps[C] || trapsWhenEmpty(T);
-    AllNonEmpty[C] = AllNonEmpty[C] && T.Inner.NonEmpty;
+    int64_t &L = Longest[size_t(IC.ClassOf.back())];
+    L = std::max(L, offsetOf(T.Inner));
   }
-  // When every k-loop of a class is nonempty(), an empty run either traps
-  // where the first task reaches its loop, or every task blocks before its
-  // loop in the first tile: a run that count 1 repeats up to that point.
+  for (size_t I = 0; I < K.Tasks.size(); ++I)
+    IC.Fewer.push_back(IC.ClassOf[I] < 0
+                           ? 0
+                           : uint64_t(Longest[size_t(IC.ClassOf[I])] -
+                                      offsetOf(P.Tasks[K.Tasks[I]].Inner)));
   for (size_t C = 0; C < Keys.size(); ++C)
-    Traps[C] = Traps[C] || AllNonEmpty[C];
-  for (size_t C = 0; C < Keys.size(); ++C) {
-    std::vector<uint64_t> Ns;
-    if (Keys[C][0] == '=')
-      Ns.push_back(std::stoull(Keys[C].substr(1)));
-    else
-      for (uint64_t N = Traps[C]; N <= innerTripBound(Stages, Outside); ++N)
-        Ns.push_back(N);
-    IC.Counts.push_back(std::move(Ns));
-  }
+    IC.Counts.push_back(
+        Keys[C][0] == '='
+            ? std::vector<uint64_t>{std::stoull(Keys[C].substr(1))}
+            : classCounts(P, K, IC, int(C), Stages, Outside));
   return IC;
 }
 
@@ -183,8 +222,12 @@ bool nextCountChoice(std::vector<size_t> &Pos, const InnerCounts &IC,
 std::vector<uint64_t> countsPerTask(const InnerCounts &IC,
                                     const std::vector<size_t> &Pos) {
   std::vector<uint64_t> V;
-  for (int C : IC.ClassOf)
-    V.push_back(C < 0 ? 0 : IC.Counts[size_t(C)][Pos[size_t(C)]]);
+  for (size_t I = 0; I < IC.ClassOf.size(); ++I) {
+    int C = IC.ClassOf[I];
+    uint64_t N = C < 0 ? 0 : IC.Counts[size_t(C)][Pos[size_t(C)]];
+    uint64_t Fewer = I < IC.Fewer.size() ? IC.Fewer[I] : 0;
+    V.push_back(N > Fewer ? N - Fewer : 0);
+  }
   return V;
 }
 
@@ -202,13 +245,7 @@ uint64_t innerTripBound(unsigned Stages, unsigned OutsideOps) {
 }
 
 unsigned outsideStageOps(const Task &T) {
-  if (!T.Inner.Present)
-    return 0;
-  return unsigned(std::count_if(T.Ops.begin(), T.Ops.end(), [](const Op &O) {
-    return O.Sec == Section::Loop &&
-           (O.Kind == OpKind::Acquire || O.Kind == OpKind::Commit ||
-            O.Kind == OpKind::Wait || O.Kind == OpKind::Release);
-  }));
+  return T.Inner.Present ? stageOps(T, Section::Loop) : 0;
 }
 
 Program innerUnrolled(const Program &P, const Kernel &K,

@@ -33,13 +33,18 @@ unsigned outsideStageOps(const Task &T);
 bool trapsWhenEmpty(const Task &T);
 
 /// Inner trip counts per class of nested tasks: tasks whose k-loops have
-/// equal bounds run one count (partners must: ts-domain); other classes run
+/// bounds of the same values run one count up to a constant (partners
+/// must: ts-domain; a peeled first step is one fewer); other classes run
 /// theirs independently, so a constant k-loop of one pair, or a nonempty()
 /// one, says nothing of another pair's count.
 struct InnerCounts {
   std::vector<int> ClassOf; ///< Per task of K (by position); -1: not nested.
-  /// Per class: the constant count, else 0 (1 when a task of the class
-  /// trapsWhenEmpty) .. innerTripBound.
+  /// Per task: how many iterations fewer than its class's longest k-loop
+  /// it runs (0 for the longest), clamped at 0 iterations; empty: none.
+  std::vector<uint64_t> Fewer;
+  /// Per class, the longest k-loop's count: its constant, else 0 (or the
+  /// least with no trapsWhenEmpty task at 0) .. innerTripBound plus the
+  /// class's largest Fewer, so that every k-loop reaches the bound.
   std::vector<std::vector<uint64_t>> Counts;
 };
 InnerCounts innerCounts(const Program &P, const Kernel &K);

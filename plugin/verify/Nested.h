@@ -15,8 +15,8 @@
 
 namespace ts {
 
-/// Tasks exchanging stages both nest a k-loop, with one trip count, or
-/// neither (ts-domain).
+/// Tasks exchanging stages both nest a k-loop, with trip counts equal up to
+/// a constant, or neither (ts-domain).
 void checkNesting(const Program &P, const Kernel &K, const KernelPlan &Plan,
                   DiagList &Out);
 

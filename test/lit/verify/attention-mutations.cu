@@ -90,7 +90,7 @@
 // TILE: error: the inner ts::domain loops of tasks 'load' and 'mma0' may run different trip counts [-Wts-domain]
 // TILE: note: task 'load' loops over (1, nb, 1)
 // TILE: note: task 'mma0' loops over (1, nb, 1)
-// TILE: note: give both inner loops the same bounds (bounds read through local variables are compared by what those variables are computed from)
+// TILE: note: give both inner loops the same bounds, or bounds apart by a constant (bounds read through local variables are compared by what those variables are computed from)
 // TILE: 2 errors generated
 //
 // One consumer's k-loop not peeled (from 0): one key block more than the

@@ -60,7 +60,7 @@ __device__ void load(const Params &p, ts::producer<Tile> tiles) {
 __device__ void mma(const Params &p, ts::consumer<Tile> tiles) {
   float acc[32];
   for (auto t : ts::domain(0, p.tiles)) {
-    for (auto k : KLOOP(p.k_tiles)) { // flat-note {{the inner ts::domain loop of 'mma' is here}} mismatch-error {{the inner ts::domain loops of tasks 'load' and 'mma' may run different trip counts}} mismatch-note {{task 'mma' loops over (0, p.k_tiles, 1)}} mismatch-note {{give both inner loops the same bounds}}
+    for (auto k : KLOOP(p.k_tiles)) { // flat-note {{the inner ts::domain loop of 'mma' is here}} mismatch-error {{the inner ts::domain loops of tasks 'load' and 'mma' may run different trip counts}} mismatch-note {{task 'mma' loops over (0, p.k_tiles, 1)}} mismatch-note {{per tile task 'load' moves 1 stage of 'Tile' more than task 'mma': a k-loop that runs fewer steps must do the missing steps' stage operations outside it (a peeled step)}} mismatch-note {{give both inner loops the same bounds}}
       // after-note@-1 2 {{found with this inner ts::domain loop running 0 times in each iteration of the loop around it}}
       // wait2-note@-2 {{found with this inner ts::domain loop running 2 times in each iteration of the loop around it}}
       auto s = tiles.wait(); // stages1-note {{task 'mma' is blocked here on wait of 'Tile'}} stages1-note {{task 'mma' holds 1 stage of 'Tile' it waited for but never released}} stages1-note {{trace 3/3: task 'mma' wait of 'Tile' (iteration 0)}}

@@ -55,10 +55,10 @@ bool usesResource(const Task &T, unsigned R) {
 
 /// k-loops of counts apart by a constant: for every count, both tasks move
 /// as many stages of each resource they share per tile (the shorter loop's
-/// missing steps done outside it: a peeled step). The first resource where
-/// they may not, with why.
-std::optional<std::pair<unsigned, std::string>>
-unbalanced(const Program &P, const Task &A, const Task &B) {
+/// missing steps done outside it: a peeled step). Why they may not, at the
+/// first resource where they may not.
+std::optional<std::string> unbalanced(const Program &P, const Task &A,
+                                      const Task &B) {
   int64_t Apart = A.Inner.tripOffset() - B.Inner.tripOffset();
   for (unsigned R = 0; R < P.Resources.size(); ++R) {
     if (!usesResource(A, R) || !usesResource(B, R))
@@ -66,22 +66,20 @@ unbalanced(const Program &P, const Task &A, const Task &B) {
     std::optional<Moves> MA = movesOf(A, R), MB = movesOf(B, R);
     std::string Of = " of " + quote(P.Resources[R].Name);
     if (!MA || !MB)
-      return std::make_pair(R, "a stage operation" + Of +
-                                   " runs only on some iterations: with "
-                                   "guards, k-loops must have equal bounds");
+      return "a stage operation" + Of +
+             " runs only on some iterations: with guards, k-loops must have "
+             "equal bounds";
     if (MA->PerStep != MB->PerStep)
-      return std::make_pair(R, "per k-step task " + quote(A.Name) + " moves " +
-                                   plural(uint64_t(MA->PerStep), "stage") + Of +
-                                   " and task " + quote(B.Name) + " " +
-                                   std::to_string(MB->PerStep));
+      return "per k-step task " + quote(A.Name) + " moves " +
+             plural(uint64_t(MA->PerStep), "stage") + Of + " and task " +
+             quote(B.Name) + " " + std::to_string(MB->PerStep);
     int64_t More = MA->Outside + Apart * MA->PerStep - MB->Outside;
     if (More != 0)
-      return std::make_pair(
-          R, "per tile task " + quote(More > 0 ? A.Name : B.Name) + " moves " +
-                 plural(uint64_t(More > 0 ? More : -More), "stage") + Of +
-                 " more than task " + quote(More > 0 ? B.Name : A.Name) +
-                 ": a k-loop that runs fewer steps must do the missing "
-                 "steps' stage operations outside it (a peeled step)");
+      return "per tile task " + quote(More > 0 ? A.Name : B.Name) + " moves " +
+             plural(uint64_t(More > 0 ? More : -More), "stage") + Of +
+             " more than task " + quote(More > 0 ? B.Name : A.Name) +
+             ": a k-loop that runs fewer steps must do the missing steps' "
+             "stage operations outside it (a peeled step)";
   }
   return std::nullopt;
 }
@@ -118,7 +116,7 @@ void checkPair(const Program &P, const Task &A, const Task &B, unsigned R,
   if (!NA)
     return;
   bool Match = innerTripsMatch(A.Inner, B.Inner);
-  std::optional<std::pair<unsigned, std::string>> Off;
+  std::optional<std::string> Off;
   if (Match && !A.Inner.constantTrips() &&
       A.Inner.tripOffset() != B.Inner.tripOffset())
     Off = unbalanced(P, A, B);
@@ -133,7 +131,7 @@ void checkPair(const Program &P, const Task &A, const Task &B, unsigned R,
          "task " + quote(T->Name) + " loops over (" + T->Inner.StartText +
              ", " + T->Inner.EndText + ", " + T->Inner.StepText + ")");
   if (Off)
-    note(D, B.Inner.Loc, Off->second);
+    note(D, B.Inner.Loc, *Off);
   note(D, B.Inner.Loc,
        "give both inner loops the same bounds, or bounds apart by a constant "
        "(bounds read through local variables are compared by what those "

@@ -238,6 +238,10 @@ __device__ __forceinline__ void to_bf16(uint32_t (&pr)[32], const float (&s)[64]
 struct Thread {
   unsigned lane, r;
 };
+/// ptxas schedules the softmax better at head dim 64 with the position
+/// read again in each tile, at 128 with it held across tiles (H200:
+/// docs/benchmarks.md, session 22).
+constexpr bool kThreadPerTile = D == 64;
 __device__ __forceinline__ Thread this_thread() {
   const unsigned warp = __shfl_sync(0xffffffffu, threadIdx.x / 32, 0), lane = threadIdx.x % 32;
   return Thread{lane, warp % 4 * 16 + lane / 4};
@@ -337,8 +341,9 @@ __device__ void mma0(const Params &p, ts::consumer<QTile> q, ts::consumer<KTile>
   constexpr unsigned c = 0;
   float o[D / 2], s[64];
   uint32_t pr[32];
-  const Thread th = this_thread();
+  const Thread th0 = this_thread();
   for (auto t : ts::domain(blockIdx.x, p.num_tiles, gridDim.x)) {
+    const Thread th = kThreadPerTile ? this_thread() : th0;
     const TileCoords tc = tile_coords(p, int(t));
     const int nb = n_blocks_of(p, tc);
     Softmax st{-INFINITY, -INFINITY, 0.f, 0.f, 0.f, 0.f};
@@ -400,8 +405,9 @@ __device__ void mma1(const Params &p, ts::consumer<QTile> q, ts::consumer<KTile>
   constexpr unsigned c = 1;
   float o[D / 2], s[64];
   uint32_t pr[32];
-  const Thread th = this_thread();
+  const Thread th0 = this_thread();
   for (auto t : ts::domain(blockIdx.x, p.num_tiles, gridDim.x)) {
+    const Thread th = kThreadPerTile ? this_thread() : th0;
     const TileCoords tc = tile_coords(p, int(t));
     const int nb = n_blocks_of(p, tc);
     Softmax st{-INFINITY, -INFINITY, 0.f, 0.f, 0.f, 0.f};

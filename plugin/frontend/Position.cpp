@@ -23,7 +23,8 @@ std::string classify(const Stmt *S, const Stmt *Parent) {
   if (const auto *FR = dyn_cast<CXXForRangeStmt>(S);
       FR && FR->getRangeInit() &&
       tsRecord(FR->getRangeInit()->getType(), "domain"))
-    return "a second ts::domain loop";
+    return "a ts::domain loop that is not the task's loop or a k-loop directly "
+           "in it";
   if (isa<ForStmt>(S) || isa<CXXForRangeStmt>(S))
     return "a 'for' loop that is not the task's ts::domain loop";
   if (isa<SwitchStmt>(S))

@@ -26,8 +26,9 @@ namespace walk {
 
 const char *const PositionHint =
     "pipeline operations may stand only at the top level of the task body, "
-    "directly in the body of its ts::domain loop, or under 'if (i.first())', "
-    "'if (i.last())' or their negations in that loop";
+    "directly in the body of its ts::domain loop or of a ts::domain loop "
+    "directly in that one (a k-loop), or under 'if (i.first())', "
+    "'if (i.last())' or their negations in the innermost of those loops";
 
 namespace {
 
@@ -339,23 +340,23 @@ void Walker::body(const Stmt *B) {
     statement(B);
 }
 
-/// A domain loop in the domain loop's body: the k-loop of a tile loop. Its
-/// ops are Section::Inner; guards in it test its own variable.
+/// A domain loop in the domain loop's body: a k-loop of a tile loop (a tile
+/// may run several, one after the other). Its ops are Section::Inner, with
+/// Op::Loop its index; guards in it test its own variable.
 void Walker::innerLoop(const CXXForRangeStmt *FR) {
-  if (InnerLoop) {
-    error(FR->getForLoc(),
-          "a ts::domain loop may hold only one inner ts::domain loop",
-          "the first inner ts::domain loop is here", InnerLoop->getForLoc());
-    return;
-  }
-  InnerLoop = FR;
-  recordDomain(FR, T.Inner);
+  unsigned Index = unsigned(T.Inners.size());
+  InnerLoops.push_back(FR);
+  T.Inners.emplace_back();
+  recordDomain(FR, T.Inners.back());
+  size_t First = T.Ops.size();
   const VarDecl *Outer = LoopVar;
   LoopVar = FR->getLoopVariable();
   Sec = Section::Inner;
   body(FR->getBody());
   Sec = Section::Loop;
   LoopVar = Outer;
+  for (size_t I = First; I < T.Ops.size(); ++I)
+    T.Ops[I].Loop = Index;
 }
 
 /// A PDL call standing as a statement of the head or the tail: one op with
@@ -412,8 +413,7 @@ bool Walker::mmaGroupStatement(const Stmt *S) {
 void Walker::misplaced(const Stmt *Call, const CompoundStmt *Body,
                        const std::string &What, const char *Hint) {
   std::vector<const Stmt *> Loops{Loop};
-  if (InnerLoop)
-    Loops.push_back(InnerLoop);
+  Loops.insert(Loops.end(), InnerLoops.begin(), InnerLoops.end());
   PositionCause Cause = positionCause(Ctx, Call, Body, Loops);
   SourceLocation At = cast<Expr>(Call)->getExprLoc();
   if (Cause.What.empty()) {
@@ -759,8 +759,8 @@ void Walker::checkJumps(const Stmt *S, bool InLoop, unsigned Breakable,
           "guard the work instead");
     return;
   }
-  // The inner domain loop is a domain loop too: no jumps out of its body.
-  bool IsDomain = S == Loop || (S == InnerLoop && InnerLoop);
+  // Inner domain loops are domain loops too: no jumps out of their bodies.
+  bool IsDomain = S == Loop || llvm::is_contained(InnerLoops, S);
   bool NestedLoop = !IsDomain && (isa<ForStmt>(S) || isa<WhileStmt>(S) ||
                                   isa<DoStmt>(S) || isa<CXXForRangeStmt>(S));
   bool Nested = NestedLoop || isa<SwitchStmt>(S);

@@ -97,7 +97,8 @@ private:
   const clang::VarDecl *LoopVar =
       nullptr; ///< Of the innermost domain loop being walked.
   const clang::CXXForRangeStmt *Loop = nullptr;
-  const clang::CXXForRangeStmt *InnerLoop = nullptr;
+  /// The domain loops nested in Loop's body, in source order.
+  std::vector<const clang::CXXForRangeStmt *> InnerLoops;
   const clang::Stmt *TaskBody = nullptr; ///< Where locals may be written.
 };
 

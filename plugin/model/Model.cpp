@@ -152,6 +152,15 @@ int64_t Domain::tripOffset() const {
   return Step && *Step == 1 ? EndOff - StartOff : 0;
 }
 
+std::vector<const Domain *> Task::domains() const {
+  std::vector<const Domain *> Out;
+  if (Dom.Present)
+    Out.push_back(&Dom);
+  for (const Domain &D : Inners)
+    Out.push_back(&D);
+  return Out;
+}
+
 bool Task::produces(unsigned R) const {
   return std::find(Produces.begin(), Produces.end(), R) != Produces.end();
 }

@@ -134,9 +134,10 @@ inline bool isMmaGroupOp(OpKind K) {
 }
 
 /// Where an op sits relative to the task's domain loop. Inner: in the body
-/// of a second ts::domain loop nested in the first (a k-loop in a tile
-/// loop); Loop ops before it run before each inner loop, those after it
-/// after (Task::Ops keeps source order).
+/// of a ts::domain loop nested in the first (a k-loop in a tile loop; a
+/// tile may hold several, one after the other: Op::Loop says which); Loop
+/// ops before one run before it, those after it after (Task::Ops keeps
+/// source order).
 enum class Section { Head, Loop, Inner, Tail };
 const char *sectionName(Section S);
 
@@ -230,7 +231,9 @@ struct Op {
   bool AddressOnly = false;
   /// MmaWait: how many of the newest groups may still be pending.
   unsigned Pending = 0;
-  /// In the verifier's view of a nested task, whose inner loop is written
+  /// Section::Inner: which of the task's inner loops (Task::Inners) holds it.
+  unsigned Loop = 0;
+  /// In the verifier's view of a nested task, whose inner loops are written
   /// out: the inner iteration this copy of an Inner op runs (-1 otherwise).
   int InnerIt = -1;
 
@@ -303,8 +306,9 @@ struct Task {
   std::vector<unsigned> Owns;     ///< Task-owned resources (ts::owned<R>).
   std::vector<Op> Ops;            ///< Head, then loop body, then tail.
   Domain Dom;
-  /// The domain loop nested in Dom's loop body (Section::Inner ops), if any.
-  Domain Inner;
+  /// The domain loops nested in Dom's loop body, in source order
+  /// (Section::Inner ops, Op::Loop indexes them); empty: none.
+  std::vector<Domain> Inners;
   bool Padding = false; ///< Only on KernelPlan::Padding: fills a warp group.
   SourceHandle Loc = 0;
   /// What the task does around TMA stores, helpers inlined (model/Stores.h);
@@ -313,6 +317,9 @@ struct Task {
   std::vector<std::string> StoreBuffers;
 
   unsigned endWarp() const { return FirstWarp + NumWarps; }
+  bool nested() const { return !Inners.empty(); }
+  /// Dom (when present), then the inner loops.
+  std::vector<const Domain *> domains() const;
   SourceHandle regsLoc() const { return RegsLoc ? RegsLoc : Loc; }
   bool produces(unsigned R) const;
   bool consumes(unsigned R) const;

@@ -58,9 +58,11 @@ std::string kernelJson(const Program &P, const Kernel &K,
     if (T.Dom.Present)
       TS << ",\"domain\":[" << str(T.Dom.StartText) << "," << str(T.Dom.EndText)
          << "," << str(T.Dom.StepText) << "]";
-    if (T.Inner.Present)
-      TS << ",\"inner_domain\":[" << str(T.Inner.StartText) << ","
-         << str(T.Inner.EndText) << "," << str(T.Inner.StepText) << "]";
+    if (T.nested())
+      TS << ",\"inner_domains\":" << list(T.Inners, [&](const Domain &D) {
+        return "[" + str(D.StartText) + "," + str(D.EndText) + "," +
+               str(D.StepText) + "]";
+      });
     TS << ",\"ops\":" << list(T.Ops, [&](const Op &O) {
       return "{\"op\":" + str(opKindName(O.Kind)) + ",\"resource\":" +
              (O.onResource() ? Name(O.Resource) : std::string("null")) +

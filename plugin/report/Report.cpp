@@ -44,10 +44,10 @@ std::string kernelReport(const Program &P, const Kernel &K,
       if (T.Dom.Present)
         OS << "  domain(" << T.Dom.StartText << ", " << T.Dom.EndText << ", "
            << T.Dom.StepText << ")" << (T.Dom.NonEmpty ? ".nonempty()" : "");
-      if (T.Inner.Present)
-        OS << " > domain(" << T.Inner.StartText << ", " << T.Inner.EndText
-           << ", " << T.Inner.StepText << ")"
-           << (T.Inner.NonEmpty ? ".nonempty()" : "");
+      for (const Domain &D : T.Inners)
+        OS << (&D == &T.Inners.front() ? " > " : ", ") << "domain("
+           << D.StartText << ", " << D.EndText << ", " << D.StepText << ")"
+           << (D.NonEmpty ? ".nonempty()" : "");
     }
     OS << "\n";
   }

@@ -293,9 +293,7 @@ void checkTrips(const Program &P, const Kernel &K, const Task &T,
   const Resource *Res = multicastResource(P, T);
   if (!Res)
     return;
-  for (const Domain *Dom : {&T.Dom, &T.Inner}) {
-    if (!Dom->Present)
-      continue;
+  for (const Domain *Dom : T.domains()) {
     for (const Varying &V : Dom->Bounds.Varies) {
       if (perThread(V) || !variesInCluster(K, V))
         continue; // per thread: ts-domain says so in any kernel

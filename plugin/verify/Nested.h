@@ -15,8 +15,8 @@
 
 namespace ts {
 
-/// Tasks exchanging stages both nest a k-loop, with trip counts equal up to
-/// a constant, or neither (ts-domain).
+/// Tasks exchanging stages in k-loops pair those loops in order, with trip
+/// counts equal up to a constant (ts-domain).
 void checkNesting(const Program &P, const Kernel &K, const KernelPlan &Plan,
                   DiagList &Out);
 
@@ -24,8 +24,8 @@ void checkNesting(const Program &P, const Kernel &K, const KernelPlan &Plan,
 /// their inner counts: a deadlock is a ts-credit error, a search that
 /// cannot finish a ts-bound warning. Returns what the report's protocol
 /// line adds ("" when no bound reads the tile, or on an error).
-/// The views verifyNested checked, by per-task inner counts: the search
-/// runs the same programs.
+/// The views verifyNested checked, by inner counts per k-loop (nestsOf
+/// order): the search runs the same programs.
 using NestedViews =
     std::map<std::vector<uint64_t>, std::shared_ptr<const Program>>;
 std::string checkPerTileCounts(const Program &P, const Kernel &K,

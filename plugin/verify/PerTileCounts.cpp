@@ -18,13 +18,18 @@ using namespace detail;
 
 namespace {
 
-/// Whether class C of IC has a task whose k-loop bound reads the tile.
+const Domain &loopOf(const Program &P, const Kernel &K, const InnerCounts &IC,
+                     size_t N) {
+  return P.Tasks[K.Tasks[IC.Nests[N].Task]].Inners[IC.Nests[N].Loop];
+}
+
+/// Whether class C of IC has a k-loop whose bound reads the tile.
 std::vector<char> perTileClasses(const Program &P, const Kernel &K,
                                  const InnerCounts &IC) {
   std::vector<char> PerTile(IC.Counts.size(), 0);
-  for (size_t I = 0; I < K.Tasks.size(); ++I)
-    if (IC.ClassOf[I] >= 0 && P.Tasks[K.Tasks[I]].Inner.PerTile)
-      PerTile[size_t(IC.ClassOf[I])] = 1;
+  for (size_t N = 0; N < IC.Nests.size(); ++N)
+    if (loopOf(P, K, IC, N).PerTile)
+      PerTile[size_t(IC.ClassOf[N])] = 1;
   return PerTile;
 }
 
@@ -36,7 +41,7 @@ std::string joined(const std::vector<std::string> &Parts) {
   return Text;
 }
 
-/// The counts one task ran in each tile of a deadlocking sequence.
+/// The counts one k-loop ran in each tile of a deadlocking sequence.
 std::string sequenceText(const TileSequenceResult &R,
                          const std::vector<std::vector<uint64_t>> &Variants,
                          size_t At) {
@@ -51,12 +56,13 @@ std::string sequenceText(const TileSequenceResult &R,
          (R.Ended ? "a tile loop of " + Tiles : "its first " + Tiles);
 }
 
-void reportDeadlock(const Program &P, const Kernel &K,
+void reportDeadlock(const Program &P, const Kernel &K, const InnerCounts &IC,
                     const TileSequenceResult &R,
                     const std::vector<std::vector<uint64_t>> &Variants,
                     size_t At, DiagList &Out) {
-  const Task &T = P.Tasks[K.Tasks[At]];
-  Diag &D = report(Out, Check::Credit, T.Inner.Loc,
+  const Task &T = P.Tasks[K.Tasks[IC.Nests[At].Task]];
+  const Domain &Loop = loopOf(P, K, IC, At);
+  Diag &D = report(Out, Check::Credit, Loop.Loc,
                    "deadlock when this inner ts::domain loop of " +
                        quote(T.Name) + " " + sequenceText(R, Variants, At) +
                        ": its count changes from tile to tile");
@@ -66,20 +72,21 @@ void reportDeadlock(const Program &P, const Kernel &K,
              " is blocked here on " + opKindName(B.Kind) + " of " +
              quote(P.Resources[B.Resource].Name) +
              (B.InTile ? " in tile " + std::to_string(B.Tile) : ""));
-  note(D, T.Inner.Loc,
+  note(D, Loop.Loc,
        "each count alone verifies in every tile; a sequence of counts can "
        "leave a task a different number of stages ahead at each tile "
        "(docs/verifier.md, \"Inner counts that change from tile to tile\")");
 }
 
-void warnUnproven(const Task &T, const std::string &Why, DiagList &Out) {
-  Diag &D = report(Out, Check::Bound, T.Inner.Loc,
+void warnUnproven(const Task &T, const Domain &Loop, const std::string &Why,
+                  DiagList &Out) {
+  Diag &D = report(Out, Check::Bound, Loop.Loc,
                    "the trip count of this inner ts::domain loop of " +
                        quote(T.Name) +
                        " depends on the tile: it is verified when every "
                        "tile runs the same count, not for every sequence "
                        "of counts");
-  note(D, T.Inner.Loc,
+  note(D, Loop.Loc,
        "the search over sequences of counts stopped: " + Why +
            " (docs/verifier.md, \"Inner counts that change from tile to "
            "tile\"); a bound that does not read the tile variable is "
@@ -106,15 +113,15 @@ std::vector<std::string> perCountOnly(const Program &P, const Kernel &K) {
   return Out;
 }
 
-void warnPerCountOnly(const Task &T, const std::vector<std::string> &What,
-                      DiagList &Out) {
+void warnPerCountOnly(const Task &T, const Domain &Loop,
+                      const std::vector<std::string> &What, DiagList &Out) {
   Diag &D = report(
-      Out, Check::Bound, T.Inner.Loc,
+      Out, Check::Bound, Loop.Loc,
       "the trip count of this inner ts::domain loop of " + quote(T.Name) +
           " depends on the tile: deadlocks are verified for "
           "every sequence of counts, but " +
           joined(What) + " only when every tile runs the same count");
-  note(D, T.Inner.Loc,
+  note(D, Loop.Loc,
        "the search over sequences of counts runs the protocol alone; the "
        "rest is checked on views that run one count in every tile "
        "(docs/verifier.md, \"Inner counts that change from tile to tile\")");
@@ -129,8 +136,10 @@ std::string checkPerTileCounts(const Program &P, const Kernel &K,
   if (std::find(Varying.begin(), Varying.end(), 1) == Varying.end())
     return "";
   size_t At = 0;
-  while (IC.ClassOf[At] < 0 || !Varying[size_t(IC.ClassOf[At])])
+  while (!Varying[size_t(IC.ClassOf[At])])
     ++At;
+  const Task &T = P.Tasks[K.Tasks[IC.Nests[At].Task]];
+  const Domain &Loop = loopOf(P, K, IC, At);
   std::vector<char> Fixed(Varying.size());
   for (size_t C = 0; C < Varying.size(); ++C)
     Fixed[C] = !Varying[C];
@@ -141,23 +150,23 @@ std::string checkPerTileCounts(const Program &P, const Kernel &K,
     std::vector<const Program *> Programs;
     std::vector<size_t> V = Pos;
     do {
-      Variants.push_back(countsPerTask(IC, V));
+      Variants.push_back(countsPerNest(IC, V));
       Programs.push_back(Views.at(Variants.back()).get());
     } while (nextCountChoice(V, IC, Varying));
     TileSequenceResult R = checkTileSequences(P, K, Plan, Programs);
     if (R.V == TileSequenceResult::Verdict::Deadlock) {
-      reportDeadlock(P, K, R, Variants, At, Out);
+      reportDeadlock(P, K, IC, R, Variants, At, Out);
       return "";
     }
     if (R.V == TileSequenceResult::Verdict::Unknown) {
-      warnUnproven(P.Tasks[K.Tasks[At]], R.Why, Out);
+      warnUnproven(T, Loop, R.Why, Out);
       return ", the same in every tile";
     }
   } while (nextCountChoice(Pos, IC, Fixed));
   std::vector<std::string> Left = perCountOnly(P, K);
   if (Left.empty())
     return ", any count in each tile";
-  warnPerCountOnly(P.Tasks[K.Tasks[At]], Left, Out);
+  warnPerCountOnly(T, Loop, Left, Out);
   return ", any count in each tile for deadlocks, the same in every tile "
          "for " +
          joined(Left);

@@ -23,9 +23,7 @@ bool uniformInTask(const Task &T, const Varying &V) {
 }
 
 void checkTaskBounds(const Task &T, DiagList &Out) {
-  for (const Domain *Dom : {&T.Dom, &T.Inner}) {
-    if (!Dom->Present)
-      continue;
+  for (const Domain *Dom : T.domains()) {
     for (const Varying &V : Dom->Bounds.Varies) {
       if (!perThread(V) || uniformInTask(T, V))
         continue;

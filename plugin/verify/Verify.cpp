@@ -59,20 +59,44 @@ VerifyResult runRows(const Program &P, const Kernel &K, const KernelPlan &Plan,
   return R;
 }
 
-/// The nested task (position in K) a finding is at (by its op), else the
-/// first nested one.
-size_t innerTaskAt(const Program &P, const Kernel &K, SourceHandle At) {
-  size_t First = K.Tasks.size();
-  for (size_t I = 0; I < K.Tasks.size(); ++I) {
-    const Task &T = P.Tasks[K.Tasks[I]];
-    if (!T.Inner.Present)
-      continue;
-    First = std::min(First, I);
-    if (At == T.Loc || std::any_of(T.Ops.begin(), T.Ops.end(),
-                                   [&](const Op &O) { return O.Loc == At; }))
-      return I;
+/// The k-loop (position in IC.Nests) a finding is at: the loop of the op
+/// it is at, or its task's first; else the first k-loop.
+size_t innerNestAt(const Program &P, const Kernel &K, const InnerCounts &IC,
+                   SourceHandle At) {
+  for (size_t N = 0; N < IC.Nests.size(); ++N) {
+    const Task &T = P.Tasks[K.Tasks[IC.Nests[N].Task]];
+    auto Here = [&](const Op &O) {
+      return O.Loc == At &&
+             (O.Sec != Section::Inner || O.Loop == IC.Nests[N].Loop);
+    };
+    if ((At == T.Loc && IC.Nests[N].Loop == 0) ||
+        std::any_of(T.Ops.begin(), T.Ops.end(), Here))
+      return N;
   }
-  return First;
+  return 0;
+}
+
+/// The counts of a failing view: the finding's k-loop, then one k-loop of
+/// each other class with more than one count (chosen independently), the
+/// finding's task's own where it has one.
+void noteCounts(const Program &P, const Kernel &K, const InnerCounts &IC,
+                const std::vector<uint64_t> &PerNest, size_t At, Diag &D) {
+  auto LoopOf = [&](size_t N) {
+    const Nest &X = IC.Nests[N];
+    return P.Tasks[K.Tasks[X.Task]].Inners[X.Loop].Loc;
+  };
+  note(D, LoopOf(At),
+       "found with this inner ts::domain loop running " +
+           plural(PerNest[At], "time") +
+           " in each iteration of the loop around it");
+  std::set<int> Told{IC.ClassOf[At]};
+  for (bool Own : {true, false})
+    for (size_t N = 0; N < IC.Nests.size(); ++N)
+      if ((IC.Nests[N].Task == IC.Nests[At].Task) == Own &&
+          IC.Counts[size_t(IC.ClassOf[N])].size() > 1 &&
+          Told.insert(IC.ClassOf[N]).second)
+        note(D, LoopOf(N),
+             "and this one running " + plural(PerNest[N], "time"));
 }
 
 /// Every combination of the classes' inner counts, the last class fastest.
@@ -81,7 +105,7 @@ public:
   explicit CountCombos(InnerCounts IC) : IC(std::move(IC)) {
     Pos.assign(this->IC.Counts.size(), 0);
   }
-  std::vector<uint64_t> perTask() const { return countsPerTask(IC, Pos); }
+  std::vector<uint64_t> perNest() const { return countsPerNest(IC, Pos); }
   bool next() { return nextCountChoice(Pos, IC); }
   /// The combination the report's table shows when nothing fails: each
   /// class at two inner iterations (or its one count).
@@ -126,21 +150,17 @@ VerifyResult verifyNested(const Program &P, const Kernel &K,
   NestedViews Views;
   bool Shown = false;
   do {
-    std::vector<uint64_t> PerTask = Combos.perTask();
-    VerifyResult VR = verifyInnerCount(P, K, Plan, PerTask);
-    Views[PerTask] = VR.View;
+    std::vector<uint64_t> PerNest = Combos.perNest();
+    VerifyResult VR = verifyInnerCount(P, K, Plan, PerNest);
+    Views[PerNest] = VR.View;
     bool Fails = hasError(VR.Diags);
     for (Diag &D : VR.Diags) {
       if (!Seen.insert(std::to_string(int(D.Group)) + "@" +
                        std::to_string(D.Loc) + D.Message)
                .second)
         continue;
-      size_t At = innerTaskAt(P, K, D.Loc);
-      if (checkIsErrorByDefault(D.Group) && At < K.Tasks.size())
-        note(D, P.Tasks[K.Tasks[At]].Inner.Loc,
-             "found with this inner ts::domain loop running " +
-                 plural(PerTask[At], "time") +
-                 " in each iteration of the loop around it");
+      if (checkIsErrorByDefault(D.Group))
+        noteCounts(P, K, IC, PerNest, innerNestAt(P, K, IC, D.Loc), D);
       R.Diags.push_back(std::move(D));
     }
     // The table shows two inner iterations per tile unless a run fails.
@@ -170,13 +190,14 @@ VerifyResult verifyNested(const Program &P, const Kernel &K,
 
 VerifyResult verifyInnerCount(const Program &P, const Kernel &K,
                               const KernelPlan &Plan, uint64_t N) {
-  return verifyInnerCount(P, K, Plan, std::vector<uint64_t>(K.Tasks.size(), N));
+  return verifyInnerCount(P, K, Plan,
+                          std::vector<uint64_t>(nestsOf(P, K).size(), N));
 }
 
 VerifyResult verifyInnerCount(const Program &P, const Kernel &K,
                               const KernelPlan &Plan,
-                              const std::vector<uint64_t> &PerTask) {
-  auto View = std::make_shared<Program>(innerUnrolled(P, K, PerTask));
+                              const std::vector<uint64_t> &PerNest) {
+  auto View = std::make_shared<Program>(innerUnrolled(P, K, PerNest));
   bool Sound = true;
   VerifyResult R =
       runRows(*View, K, Plan, /*Nested=*/true, /*OnKernel=*/false, Sound);

@@ -123,10 +123,10 @@ DiagList verifyUnit(const Program &P, const Kernel &K, const KernelPlan &Plan);
 /// R.View holds the view. verifyKernel runs it for each N it covers.
 VerifyResult verifyInnerCount(const Program &P, const Kernel &K,
                               const KernelPlan &Plan, uint64_t N);
-/// The same with each nested task of K (by position) running its own count.
+/// The same with each k-loop of K (nestsOf order) running its own count.
 VerifyResult verifyInnerCount(const Program &P, const Kernel &K,
                               const KernelPlan &Plan,
-                              const std::vector<uint64_t> &PerTask);
+                              const std::vector<uint64_t> &PerNest);
 
 } // namespace ts
 

@@ -196,7 +196,8 @@ Builder build(const Case &C) {
 
 void boundsReadTheTile(Builder &B) {
   for (Task &T : B.P.Tasks)
-    T.Inner.PerTile = T.Inner.Present;
+    for (Domain &D : T.Inners)
+      D.PerTile = true;
 }
 
 bool anyError(const DiagList &D, Check G) {

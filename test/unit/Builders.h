@@ -104,6 +104,7 @@ private:
   Builder &B;
   unsigned T;
   Section Cur = Section::Head;
+  unsigned CurLoop = 0; ///< The k-loop inner() opened last.
 };
 
 class Builder {
@@ -225,13 +226,15 @@ inline TaskRef &TaskRef::loop(std::optional<int64_t> N,
 
 inline TaskRef &TaskRef::inner(std::optional<int64_t> N,
                                const std::string &Name) {
-  Domain &D = task().Inner;
-  D = task().Dom;
+  // Each call opens the tile's next k-loop (its own loop variable).
+  task().Inners.push_back(task().Dom);
+  Domain &D = task().Inners.back();
   D.EndText = N ? std::to_string(*N) : Name;
   D.End = N;
   D.EndSym = N ? "" : Name;
   D.EndOff = N ? *N : 0;
-  D.Loc = domLoc(T) + 50;
+  D.Loc = domLoc(T) + 50 + 10 * SourceHandle(task().Inners.size() - 1);
+  CurLoop = unsigned(task().Inners.size() - 1);
   Cur = Section::Inner;
   return *this;
 }
@@ -242,6 +245,7 @@ inline TaskRef &TaskRef::opAs(OpKind K, unsigned R, Role Ro, Guard G) {
   O.Resource = R;
   O.R = Ro;
   O.Sec = Cur;
+  O.Loop = Cur == Section::Inner ? CurLoop : 0;
   O.G = G;
   O.Loc = opLoc(T, task().Ops.size());
   O.Text = std::string(opKindName(K)) + "()";

@@ -151,11 +151,11 @@ TEST(CarriedStage, GemmShapeVerifiedForEveryCount) {
       .body()
       .mmaWait(0)
       .releaseCarried(T, 0);
-  B.P.Tasks[0].Inner.NonEmpty = B.P.Tasks[1].Inner.NonEmpty = true;
+  B.P.Tasks[0].Inners[0].NonEmpty = B.P.Tasks[1].Inners[0].NonEmpty = true;
   KernelPlan Plan = planFor(B.P, B.kernel());
   EXPECT_FALSE(hasError(verifyKernel(B.P, B.kernel(), Plan).Diags));
   // Without nonempty() the release after an empty k-loop holds nothing.
-  B.P.Tasks[0].Inner.NonEmpty = B.P.Tasks[1].Inner.NonEmpty = false;
+  B.P.Tasks[0].Inners[0].NonEmpty = B.P.Tasks[1].Inners[0].NonEmpty = false;
   DiagList D = verifyInnerCount(B.P, B.kernel(), Plan, 0).Diags;
   EXPECT_TRUE(std::any_of(D.begin(), D.end(), [](const Diag &X) {
     return contains(X.Message, "holds no stage here");

@@ -303,7 +303,7 @@ TEST(NonEmpty, InnerCountsStartAtOneWhenALoopTraps) {
       .inner(std::nullopt)
       .drain(R);
   EXPECT_EQ(innerTripCounts(B.P, B.kernel()).front(), 0u);
-  B.P.Tasks[1].Inner.NonEmpty = true;
+  B.P.Tasks[1].Inners[0].NonEmpty = true;
   std::vector<uint64_t> Ns = innerTripCounts(B.P, B.kernel());
   EXPECT_EQ(Ns.front(), 1u);
   EXPECT_EQ(Ns.back(), innerTripBound(2));
@@ -328,11 +328,11 @@ TEST(NonEmpty, OnlyASurelyReachedLoopTraps) {
       .drain(Once)
       .inner(std::nullopt)
       .drain(R);
-  B.P.Tasks[1].Inner.NonEmpty = true;
+  B.P.Tasks[1].Inners[0].NonEmpty = true;
   EXPECT_FALSE(trapsWhenEmpty(B.P.Tasks[1]));
   EXPECT_EQ(innerTripCounts(B.P, B.kernel()).front(), 0u);
   // An acquire may block too (the consumer never hands the stage back)...
-  B.P.Tasks[0].Inner.NonEmpty = true;
+  B.P.Tasks[0].Inners[0].NonEmpty = true;
   EXPECT_FALSE(trapsWhenEmpty(B.P.Tasks[0]));
   // ...but with every k-loop of the pair nonempty(), an empty run traps
   // where a task reaches its loop, or blocks before any loop as count 1

@@ -33,14 +33,15 @@ namespace ts::test {
 /// after it. Every task's k-loop runs the same unknown count "k".
 inline void nestLoops(Program &P) {
   for (Task &T : P.Tasks) {
-    T.Inner = Domain();
-    T.Inner.Present = true;
-    T.Inner.StartText = "0";
-    T.Inner.Start = 0;
-    T.Inner.StepText = "1";
-    T.Inner.Step = 1;
-    T.Inner.EndText = T.Inner.EndSym = "k";
-    T.Inner.Loc = T.Dom.Loc + 50;
+    Domain D;
+    D.Present = true;
+    D.StartText = "0";
+    D.Start = 0;
+    D.StepText = "1";
+    D.Step = 1;
+    D.EndText = D.EndSym = "k";
+    D.Loc = T.Dom.Loc + 50;
+    T.Inners = {D};
     for (Op &O : T.Ops)
       O.Sec = O.Sec == Section::Loop ? Section::Inner : Section::Loop;
   }
@@ -61,7 +62,12 @@ struct Shape {
   struct Res {
     unsigned Stages, Prod, Cons;
     Side P, C;
+    /// The k-loop its per-step ops are in; Loops: in every one of them.
+    unsigned Loop = 0;
   };
+  /// k-loops per tile, one after the other: loop 0 runs "k" steps, loop 1
+  /// "j" (each task has them all, some maybe without ops).
+  unsigned Loops = 1;
   std::vector<Res> Resources;
 };
 
@@ -168,10 +174,16 @@ inline Builder buildShape(const Shape &S, std::mt19937_64 &Rng) {
     };
     T.loop(std::nullopt, "n").body();
     std::vector<std::vector<Step>> Before, Inner, After;
+    std::vector<std::vector<std::vector<Step>>> Later(S.Loops);
     for (auto [R, Ro] : Mine) {
       Before.push_back(shape_detail::part(R, Ro, SideOf(R, Ro), true));
-      Inner.push_back(
-          std::vector<Step>(SideOf(R, Ro).PerStep, Step{R, Ro, Step::Whole}));
+      std::vector<Step> Steps(SideOf(R, Ro).PerStep, Step{R, Ro, Step::Whole});
+      for (unsigned M = 0; M < S.Loops; ++M)
+        (M == 0 ? Inner : Later[M])
+            .push_back(M == S.Resources[R].Loop ||
+                               S.Resources[R].Loop == S.Loops
+                           ? Steps
+                           : std::vector<Step>{});
       After.push_back(shape_detail::part(R, Ro, SideOf(R, Ro), false));
     }
     // Peeled steps first: before the stages held across the k-loop are
@@ -182,11 +194,16 @@ inline Builder buildShape(const Shape &S, std::mt19937_64 &Rng) {
     shape_detail::emitMerged(T, Before, Rng);
     T.inner(std::nullopt, "k");
     if (Peel) {
-      Domain &D = B.P.Tasks.back().Inner;
+      Domain &D = B.P.Tasks.back().Inners[0];
       D.Start = D.StartOff = Peel;
       D.StartText = std::to_string(Peel);
     }
     shape_detail::emitMerged(T, Inner, Rng);
+    for (unsigned L = 1; L < S.Loops; ++L) {
+      T.body();
+      T.inner(std::nullopt, L == 1 ? "j" : "j" + std::to_string(L));
+      shape_detail::emitMerged(T, Later[L], Rng);
+    }
     T.body();
     shape_detail::emitMerged(T, After, Rng);
   }
@@ -227,19 +244,21 @@ struct InnerCheck {
   uint64_t Bound = 0;                ///< Largest inner count verifyKernel runs.
 };
 
-/// Per task of K, its k-loop's count when the one that starts first runs
-/// N steps: a loop from a constant start runs that many fewer (at least 0).
+/// Per k-loop of K (nestsOf order: one per nested task here), its count
+/// when the one that starts first runs N steps: a loop from a constant
+/// start runs that many fewer (at least 0).
 inline std::vector<uint64_t> peeledCounts(const Program &P, const Kernel &K,
                                           uint64_t N) {
   int64_t First = INT64_MAX;
   for (unsigned TI : K.Tasks)
-    if (P.Tasks[TI].Inner.Present)
-      First = std::min(First, P.Tasks[TI].Inner.Start.value_or(0));
+    for (const Domain &D : P.Tasks[TI].Inners)
+      First = std::min(First, D.Start.value_or(0));
   std::vector<uint64_t> Counts;
-  for (unsigned TI : K.Tasks) {
-    uint64_t Fewer = uint64_t(P.Tasks[TI].Inner.Start.value_or(0) - First);
-    Counts.push_back(P.Tasks[TI].Inner.Present && N > Fewer ? N - Fewer : 0);
-  }
+  for (unsigned TI : K.Tasks)
+    for (const Domain &D : P.Tasks[TI].Inners) {
+      uint64_t Fewer = uint64_t(D.Start.value_or(0) - First);
+      Counts.push_back(N > Fewer ? N - Fewer : 0);
+    }
   return Counts;
 }
 
@@ -248,8 +267,10 @@ inline std::vector<uint64_t> peeledCounts(const Program &P, const Kernel &K,
 /// blocking op before it (trapsWhenEmpty) runs none.
 inline bool trapsFirst(const Program &P, const Kernel &K, uint64_t N) {
   std::vector<uint64_t> Counts = peeledCounts(P, K, N);
-  for (size_t I = 0; I < K.Tasks.size(); ++I)
-    if (trapsWhenEmpty(P.Tasks[K.Tasks[I]]) && Counts[I] == 0)
+  std::vector<Nest> Nests = nestsOf(P, K);
+  for (size_t I = 0; I < Nests.size(); ++I)
+    if (trapsWhenEmpty(P.Tasks[K.Tasks[Nests[I].Task]], Nests[I].Loop) &&
+        Counts[I] == 0)
       return true;
   return false;
 }
@@ -272,6 +293,46 @@ InnerCheck checkInnerCounts(const Program &P, const Kernel &K, LastFn Last) {
     if (!trapsFirst(P, K, N) &&
         hasError(verifyInnerCount(P, K, Plan, peeledCounts(P, K, N)).Diags))
       C.FirstFail = N;
+  C.Verdict = hasError(verifyKernel(P, K, Plan).Diags);
+  return C;
+}
+
+/// Two k-loops per tile (Shape::Loops == 2, every task has both): the
+/// verdict against every pair of counts (k, j) up to Hi, in order of the
+/// larger; FirstFail is the first failing pair's larger count, Bound the
+/// largest count verifyKernel runs.
+inline InnerCheck checkInnerGrid(const Program &P, const Kernel &K, uint64_t Hi,
+                                 uint64_t *FailK = nullptr,
+                                 uint64_t *FailJ = nullptr) {
+  InnerCheck C;
+  KernelPlan Plan = planFor(P, K);
+  DiagList Structure;
+  checkRoles(P, K, Structure);
+  checkNesting(P, K, Plan, Structure);
+  if (hasError(Structure))
+    return C;
+  C.Checked = true;
+  for (const std::vector<uint64_t> &Ns : innerCounts(P, K).Counts)
+    C.Bound = std::max(C.Bound, Ns.back());
+  std::vector<Nest> Nests = nestsOf(P, K);
+  for (uint64_t M = 0; M <= Hi && !C.FirstFail; ++M)
+    for (uint64_t A = 0; A <= M && !C.FirstFail; ++A)
+      for (auto [NK, NJ] :
+           A == M
+               ? std::vector<std::pair<uint64_t, uint64_t>>{{M, M}}
+               : std::vector<std::pair<uint64_t, uint64_t>>{{A, M}, {M, A}}) {
+        std::vector<uint64_t> Counts;
+        for (const Nest &N : Nests)
+          Counts.push_back(N.Loop == 0 ? NK : NJ);
+        if (hasError(verifyInnerCount(P, K, Plan, Counts).Diags)) {
+          C.FirstFail = M;
+          if (FailK)
+            *FailK = NK;
+          if (FailJ)
+            *FailJ = NJ;
+          break;
+        }
+      }
   C.Verdict = hasError(verifyKernel(P, K, Plan).Diags);
   return C;
 }
@@ -303,7 +364,8 @@ InnerSweep sweepInnerCounts(uint64_t From, unsigned Cases, MakeFn Make,
     W.Disagree += Bad;
     std::set<int64_t> Starts;
     for (const Task &T : B.P.Tasks)
-      Starts.insert(T.Inner.Start.value_or(0));
+      for (const Domain &D : T.Inners)
+        Starts.insert(D.Start.value_or(0));
     W.AcceptedApart += !C.Verdict && Starts.size() > 1;
     W.Late += Late;
     W.LatestFail = std::max(W.LatestFail, C.FirstFail.value_or(0));
@@ -348,8 +410,8 @@ inline NestedViews viewMap(const Program &P, const Kernel &K,
   NestedViews Views;
   std::vector<size_t> Pos(IC.Counts.size(), 0);
   do {
-    std::vector<uint64_t> PerTask = countsPerTask(IC, Pos);
-    Views[PerTask] = std::make_shared<Program>(innerUnrolled(P, K, PerTask));
+    std::vector<uint64_t> PerNest = countsPerNest(IC, Pos);
+    Views[PerNest] = std::make_shared<Program>(innerUnrolled(P, K, PerNest));
   } while (nextCountChoice(Pos, IC));
   return Views;
 }

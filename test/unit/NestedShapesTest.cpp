@@ -45,7 +45,7 @@ InnerSweep sweep(uint64_t From, unsigned Cases, unsigned MaxPerStep = 1,
     // reaches one with no blocking op before it traps at a count of 0, so
     // the peeled steps of its partners always have their stages.
     for (size_t T = 0; T < Sh.Peel.size(); ++T)
-      B.P.Tasks[T].Inner.NonEmpty = Sh.Peel[T] == 0;
+      B.P.Tasks[T].Inners[0].NonEmpty = Sh.Peel[T] == 0;
     // Stages held across the k-loop go back oldest first, as a kernel
     // writes it (the first sweeps' seeds keep their shapes).
     if (MaxPerStep > 1)
@@ -91,6 +91,55 @@ TEST(NestedShapes, BoundDecidesPeeledSteps) {
   EXPECT_GT(W.AcceptedApart, W.Checked / 20) << W.AcceptedApart;
 }
 
+/// Two k-loops per tile (issue 22: a main loop, then an epilogue loop over
+/// subtiles), each resource's per-step ops in one of them, the loops'
+/// counts independent: the verdict against every pair of counts up to Hi.
+InnerSweep sweepTwoLoops(uint64_t From, unsigned Cases, uint64_t Hi) {
+  InnerSweep W;
+  for (uint64_t Seed = From; Seed < From + Cases; ++Seed) {
+    std::mt19937_64 Rng(Seed);
+    Shape Sh = randomShape(Rng, 2);
+    Sh.Loops = 2;
+    bool Shared = false;
+    for (Shape::Res &X : Sh.Resources) {
+      X.Loop = unsigned(Rng() % 3); // 2: per step of both loops
+      Shared |= X.Loop == 2 && X.P.PerStep > 0;
+    }
+    Builder B = buildShape(Sh, Rng);
+    handBackOldestFirst(B.P);
+    uint64_t FK = 0, FJ = 0;
+    InnerCheck C = checkInnerGrid(B.P, B.kernel(), Hi, &FK, &FJ);
+    if (!C.Checked)
+      continue;
+    ++W.Checked;
+    W.Failing += C.FirstFail.has_value();
+    bool Bad = C.Verdict != C.FirstFail.has_value();
+    W.Disagree += Bad;
+    // Counted in AcceptedApart here: accepted with a resource moved per
+    // step in both loops (the other loop's ops shift its ring).
+    W.AcceptedApart += !C.Verdict && Shared;
+    W.LatestFail = std::max(W.LatestFail, C.FirstFail.value_or(0));
+    W.LargestBound = std::max(W.LargestBound, C.Bound);
+    if (Bad && W.First.empty())
+      W.First = "disagreement at seed " + std::to_string(Seed) + ": verdict " +
+                (C.Verdict ? "refuses" : "accepts") + ", first failing " +
+                (C.FirstFail ? "(" + std::to_string(FK) + ", " +
+                                   std::to_string(FJ) + ")"
+                             : std::string("none")) +
+                ", bound " + std::to_string(C.Bound);
+  }
+  return W;
+}
+
+TEST(NestedShapes, BoundDecidesTwoLoopsPerTile) {
+  InnerSweep W = sweepTwoLoops(60000, propertyCases(40), 12);
+  EXPECT_EQ(W.Disagree, 0u) << W.First;
+  EXPECT_GE(W.Checked, propertyCases(40) / 2);
+  EXPECT_GT(W.Failing, 0u);
+  EXPECT_LT(W.Failing, W.Checked);
+  EXPECT_GT(W.AcceptedApart, 0u); // accepted, one resource in both loops
+}
+
 /// A larger sweep, by hand: LIBTS_NESTED_SWEEP=<first seed>:<count>
 /// (LIBTS_NESTED_PER_STEP=<n>: up to n stages per k-step;
 /// LIBTS_NESTED_PEEL=<n>: up to n k-steps peeled per task).
@@ -101,6 +150,17 @@ TEST(NestedShapes, ManualSweep) {
   std::string S = Env;
   uint64_t From = std::stoull(S.substr(0, S.find(':')));
   unsigned Count = unsigned(std::stoul(S.substr(S.find(':') + 1)));
+  if (const char *Two = std::getenv("LIBTS_NESTED_TWO_LOOPS")) {
+    InnerSweep W = sweepTwoLoops(From, Count, std::stoull(Two));
+    std::printf("two loops: checked %u, failing %u, disagreements %u, "
+                "accepted with a resource in both loops %u, latest first "
+                "failing count %llu, largest bound %llu %s\n",
+                W.Checked, W.Failing, W.Disagree, W.AcceptedApart,
+                (unsigned long long)W.LatestFail,
+                (unsigned long long)W.LargestBound, W.First.c_str());
+    EXPECT_EQ(W.Disagree, 0u) << W.First;
+    return;
+  }
   const char *PerStep = std::getenv("LIBTS_NESTED_PER_STEP");
   const char *Peel = std::getenv("LIBTS_NESTED_PEEL");
   InnerSweep W =

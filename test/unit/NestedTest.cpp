@@ -38,7 +38,7 @@ TEST(Nested, UnrollsTheInnerLoopWithItsGuards) {
   Gemm G;
   Program V = innerUnrolled(G.B.P, G.B.kernel(), 3);
   const Task &T = V.Tasks[0];
-  EXPECT_FALSE(T.Inner.Present);
+  EXPECT_TRUE(T.Inners.empty());
   // Iteration 0: 4 ops (no lagged release); 1: 5; 2 (last): 5 + 2.
   ASSERT_EQ(T.Ops.size(), 4u + 5u + 7u);
   for (const Op &O : T.Ops) {

@@ -31,7 +31,7 @@ namespace {
 /// Every task's k-loop bound reads the tile variable.
 void boundsReadTheTile(Program &P) {
   for (Task &T : P.Tasks)
-    T.Inner.PerTile = true;
+    T.Inners[0].PerTile = true;
 }
 
 /// Some per-tile hand-backs move into the next tile (and the last tile's
@@ -204,8 +204,10 @@ struct Drift {
     TaskRef C = B.task("c", 1, 1);
     C.consumes(0).loop(std::nullopt, "n").body().inner(std::nullopt).drain(0);
     for (Task &T : B.P.Tasks)
-      T.Inner.PerTile = true;
+      T.Inners[0].PerTile = true;
+    IC.Nests = nestsOf(B.P, B.kernel());
     IC.ClassOf = {0, 1};
+    IC.Fewer = {0, 0};
     IC.Counts = {{1, 2}, {1}};
   }
 };
@@ -219,7 +221,7 @@ TEST(TileSequences, ReportsTheSequenceAndTheBlockedTasks) {
   EXPECT_EQ(Coverage, "");
   ASSERT_EQ(Out.size(), 1u) << dump(Out);
   EXPECT_EQ(Out[0].Group, Check::Credit);
-  EXPECT_EQ(Out[0].Loc, D.B.P.Tasks[0].Inner.Loc);
+  EXPECT_EQ(Out[0].Loc, D.B.P.Tasks[0].Inners[0].Loc);
   EXPECT_EQ(Out[0].Message,
             "deadlock when this inner ts::domain loop of 'p' runs 2, 2 and 2 "
             "times in a tile loop of 3 tiles: its count changes from tile to "

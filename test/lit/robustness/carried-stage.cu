@@ -28,7 +28,7 @@ __device__ void use(const Params &p, ts::consumer<Tile> tiles, ts::producer<Out>
     auto s = tiles.wait();
     auto o = out.acquire();
     if (p.flag)
-      prev = s; // expected-error {{assignment to stage 'prev' is inside an 'if' other than one 'if (i.first())' / 'if (i.last())' directly in the domain loop, where libts cannot verify it}} expected-note {{pipeline operations may stand only at the top level of the task body, directly in the body of its ts::domain loop, or under 'if (i.first())', 'if (i.last())' or their negations in that loop}}
+      prev = s; // expected-error {{assignment to stage 'prev' is inside an 'if' other than one 'if (i.first())' / 'if (i.last())' directly in the domain loop, where libts cannot verify it}} expected-note {{pipeline operations may stand only at the top level of the task body, directly in the body of its ts::domain loop or of a ts::domain loop directly in that one (a k-loop), or under 'if (i.first())', 'if (i.last())' or their negations in the innermost of those loops}}
     // expected-note@-2 {{an 'if' other than one 'if (i.first())' / 'if (i.last())' directly in the domain loop starts here}}
     s = prev; // expected-error {{assignment to stage 's', which an operation bound}} expected-note {{declare 'ts::stage<R> prev;' where pipeline operations may stand and assign it a stage the task took: 'prev = s;'}}
     prev = ts::stage<Tile>(); // expected-error {{stage variable 'prev' may be assigned only a stage variable}} expected-note {{declare 'ts::stage<R> prev;' where pipeline operations may stand and assign it a stage the task took: 'prev = s;'}}
@@ -36,7 +36,7 @@ __device__ void use(const Params &p, ts::consumer<Tile> tiles, ts::producer<Out>
       ts::stage<Tile> inner; // expected-error {{stage 'inner' does not come from acquire() or wait()}} expected-note {{take each stage as 'auto s = h.acquire();' or 'auto s = h.wait();' and use that variable; a stage kept for a later iteration is declared 'ts::stage<R> prev;' where pipeline operations may stand}}
     }
     [&] { return prev->v[0][0]; }(); // expected-error {{stage 'prev' is used inside a lambda}} expected-note {{use the stage directly in the task body, where the verifier sees when it is touched}}
-    (void)(prev = s); // expected-error {{assignment to stage 'prev' is in a position libts cannot verify}} expected-note {{pipeline operations may stand only at the top level of the task body, directly in the body of its ts::domain loop, or under 'if (i.first())', 'if (i.last())' or their negations in that loop}}
+    (void)(prev = s); // expected-error {{assignment to stage 'prev' is in a position libts cannot verify}} expected-note {{pipeline operations may stand only at the top level of the task body, directly in the body of its ts::domain loop or of a ts::domain loop directly in that one (a k-loop), or under 'if (i.first())', 'if (i.last())' or their negations in the innermost of those loops}}
     tiles.release(s);
     out.commit(o);
   }

@@ -12,7 +12,7 @@ __device__ void prod(const Params &p, ts::producer<Buf> b) {
   for (auto i : ts::domain(0, p.n)) {
     if (i.first()) {
       if (i.last()) { // expected-note 2 {{an 'if' other than one 'if (i.first())' / 'if (i.last())' directly in the domain loop starts here}}
-        auto s = b.acquire(); // expected-error {{pipeline operation 'acquire' is inside an 'if' other than one 'if (i.first())' / 'if (i.last())' directly in the domain loop}} expected-note {{or under 'if (i.first())', 'if (i.last())' or their negations in that loop}}
+        auto s = b.acquire(); // expected-error {{pipeline operation 'acquire' is inside an 'if' other than one 'if (i.first())' / 'if (i.last())' directly in the domain loop}} expected-note {{or under 'if (i.first())', 'if (i.last())' or their negations in the innermost of those loops}}
         b.commit(s); // expected-error {{pipeline operation 'commit' is inside an 'if' other than one 'if (i.first())' / 'if (i.last())' directly in the domain loop}} expected-note {{pipeline operations may stand only}}
       }
     }

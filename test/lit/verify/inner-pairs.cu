@@ -2,7 +2,7 @@
 // constant k-loop of one pair, or a nonempty() one, says nothing of another
 // pair's runtime k-loop, which is checked from 0 on its own.
 // RUN: %ts_device -fsyntax-only %s -Xclang -verify
-// RUN: %ts_device -fsyntax-only -DOTHER_NONEMPTY %s -Xclang -verify
+// RUN: %ts_device -fsyntax-only -DOTHER_NONEMPTY %s -Xclang -verify=expected,other
 // RUN: %ts_device -fsyntax-only -DNONEMPTY %s -Xclang -verify=ok -Xclang -plugin-arg-ts -Xclang -report | FileCheck %s
 // ok-no-diagnostics
 #include <ts/ts.h>
@@ -23,7 +23,7 @@ struct [[ts::resource(ts::async_async, ts::stages(1))]] B { float v[32]; };
 [[ts::task(ts::warps(0, 1))]]
 __device__ void load(const Params &p, ts::producer<A> a) {
   for (auto t : ts::domain(0, p.tiles)) {
-    for (auto k : PAIR1_LOOP) {
+    for (auto k : PAIR1_LOOP) { // other-note 2 {{and this one running 1 time}}
       auto s = a.acquire();
       ts::tma::load(s->v, &p.src, {int(k) * 32, int(t) * 32}, s.barrier());
       a.commit(s);

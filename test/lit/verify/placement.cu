@@ -24,7 +24,7 @@ __device__ void in_if(const Params &p, ts::producer<Buf> b) {
 __device__ void in_for(const Params &p, ts::consumer<Buf> b) {
   for (auto i : ts::domain(0, p.n)) {
     for (int k = 0; k < 2; ++k) { // expected-note 2 {{a 'for' loop that is not the task's ts::domain loop starts here}}
-      auto s = b.wait(); // expected-error {{pipeline operation 'wait' is inside a 'for' loop that is not the task's ts::domain loop, where libts cannot verify it}} expected-note {{or under 'if (i.first())', 'if (i.last())' or their negations in that loop}}
+      auto s = b.wait(); // expected-error {{pipeline operation 'wait' is inside a 'for' loop that is not the task's ts::domain loop, where libts cannot verify it}} expected-note {{or under 'if (i.first())', 'if (i.last())' or their negations in the innermost of those loops}}
       b.release(s); // expected-error {{pipeline operation 'release' is inside a 'for' loop}} expected-note {{pipeline operations may stand only}}
     }
   }
@@ -49,9 +49,9 @@ __device__ void two_loops(const Params &p, ts::consumer<Buf> b) {
     auto s = b.wait();
     b.release(s);
   }
-  for (auto i : ts::domain(0, p.n)) { // expected-error {{a task may have only one ts::domain loop}} expected-note 2 {{a second ts::domain loop starts here}}
-    auto s = b.wait(); // expected-error {{pipeline operation 'wait' is inside a second ts::domain loop, where libts cannot verify it}} expected-note {{pipeline operations may stand only}}
-    b.release(s); // expected-error {{pipeline operation 'release' is inside a second ts::domain loop}} expected-note {{pipeline operations may stand only}}
+  for (auto i : ts::domain(0, p.n)) { // expected-error {{a task may have only one ts::domain loop}} expected-note 2 {{a ts::domain loop that is not the task's loop or a k-loop directly in it starts here}}
+    auto s = b.wait(); // expected-error {{pipeline operation 'wait' is inside a ts::domain loop that is not the task's loop or a k-loop directly in it, where libts cannot verify it}} expected-note {{pipeline operations may stand only}}
+    b.release(s); // expected-error {{pipeline operation 'release' is inside a ts::domain loop that is not the task's loop or a k-loop directly in it}} expected-note {{pipeline operations may stand only}}
   }
 }
 

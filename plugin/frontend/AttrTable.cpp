@@ -14,9 +14,17 @@ namespace ts {
 namespace {
 
 const char *markerOf(AttrKind K) {
-  return K == AttrKind::Resource ? "libts.resource"
-         : K == AttrKind::Task   ? "libts.task"
-                                 : "libts.kernel";
+  switch (K) {
+  case AttrKind::Resource:
+    return "libts.resource";
+  case AttrKind::Task:
+    return "libts.task";
+  case AttrKind::Kernel:
+    return "libts.kernel";
+  case AttrKind::AsyncReader:
+    return "libts.async_reader";
+  }
+  return "";
 }
 
 /// A name that is no expression: its spelling, '#'-prefixed when lookup
@@ -67,16 +75,13 @@ template <AttrKind K> void prepareForGeneration(Sema &S, Decl *D) {
 }
 
 template <AttrKind K> struct TsAttrInfo : public ParsedAttrInfo {
-  static constexpr const char *bare() {
-    return K == AttrKind::Resource ? "resource"
-           : K == AttrKind::Task   ? "task"
-                                   : "kernel";
-  }
   static constexpr const char *scoped() {
     return K == AttrKind::Resource ? "ts::resource"
            : K == AttrKind::Task   ? "ts::task"
-                                   : "ts::kernel";
+           : K == AttrKind::Kernel ? "ts::kernel"
+                                   : "ts::async_reader";
   }
+  static constexpr const char *bare() { return scoped() + 4; }
 
   TsAttrInfo() {
     // Clang 19 decides whether to parse a plugin attribute's arguments by
@@ -98,9 +103,10 @@ template <AttrKind K> struct TsAttrInfo : public ParsedAttrInfo {
     S.Diag(A.getLoc(), ID) << scoped()
                            << (K == AttrKind::Resource
                                    ? "struct or class definitions"
-                               : K == AttrKind::Task
-                                   ? "__device__ functions"
-                                   : "__global__ function declarations");
+                               : K == AttrKind::Task ? "__device__ functions"
+                               : K == AttrKind::Kernel
+                                   ? "__global__ function declarations"
+                                   : "functions");
     return false;
   }
 
@@ -149,14 +155,14 @@ std::optional<SeenAttr> readBack(Decl *D, const AnnotateAttr *AA) {
   SeenAttr Seen;
   Seen.D = D;
   Seen.Range = AA->getRange();
-  if (Marker->getString() == markerOf(AttrKind::Resource))
-    Seen.Kind = AttrKind::Resource;
-  else if (Marker->getString() == markerOf(AttrKind::Task))
-    Seen.Kind = AttrKind::Task;
-  else if (Marker->getString() == markerOf(AttrKind::Kernel))
-    Seen.Kind = AttrKind::Kernel;
-  else
+  std::optional<AttrKind> Kind;
+  for (AttrKind K : {AttrKind::Resource, AttrKind::Task, AttrKind::Kernel,
+                     AttrKind::AsyncReader})
+    if (Marker->getString() == markerOf(K))
+      Kind = K;
+  if (!Kind)
     return std::nullopt;
+  Seen.Kind = *Kind;
   for (unsigned I = 1; I < AA->delayedArgs_size(); ++I) {
     SeenArg Arg;
     Arg.Loc = Args[I]->getExprLoc();
@@ -247,6 +253,30 @@ std::optional<AttrKind> tsAttrKind(const Decl *D) {
   return std::nullopt;
 }
 
+bool isAsyncReader(const FunctionDecl *F) {
+  if (!F)
+    return false;
+  if (const FunctionDecl *P = F->getTemplateInstantiationPattern())
+    F = P;
+  return llvm::any_of(F->redecls(), [](const FunctionDecl *R) {
+    return tsAttrKind(R) == AttrKind::AsyncReader;
+  });
+}
+
+const char *attrName(AttrKind K) {
+  switch (K) {
+  case AttrKind::Resource:
+    return TsAttrInfo<AttrKind::Resource>::scoped();
+  case AttrKind::Task:
+    return TsAttrInfo<AttrKind::Task>::scoped();
+  case AttrKind::Kernel:
+    return TsAttrInfo<AttrKind::Kernel>::scoped();
+  case AttrKind::AsyncReader:
+    return TsAttrInfo<AttrKind::AsyncReader>::scoped();
+  }
+  return "";
+}
+
 // Registered when the plugin is loaded, before clang first asks which
 // plugin attributes exist.
 static ParsedAttrInfoRegistry::Add<TsAttrInfo<AttrKind::Resource>>
@@ -255,5 +285,7 @@ static ParsedAttrInfoRegistry::Add<TsAttrInfo<AttrKind::Task>>
     RegTask("ts-task", "libts task");
 static ParsedAttrInfoRegistry::Add<TsAttrInfo<AttrKind::Kernel>>
     RegKernel("ts-kernel", "libts kernel");
+static ParsedAttrInfoRegistry::Add<TsAttrInfo<AttrKind::AsyncReader>>
+    RegAsyncReader("ts-async-reader", "libts asynchronous reader");
 
 } // namespace ts

@@ -20,7 +20,12 @@
 
 namespace ts {
 
-enum class AttrKind { Resource, Task, Kernel };
+/// AsyncReader: [[ts::async_reader]] on a user function that issues MMAs
+/// (or other reads of shared memory) completing at ts::wgmma::wait_group.
+enum class AttrKind { Resource, Task, Kernel, AsyncReader };
+
+/// "ts::resource", "ts::task", ...: the spelling diagnostics use.
+const char *attrName(AttrKind K);
 
 /// One argument: an expression, or a bare name clang parsed as an
 /// identifier (resolved by ordinary lookup where the attribute stands).
@@ -52,6 +57,9 @@ void dropTsAttrs(clang::ASTContext &Ctx);
 
 /// The kind of [[ts::...]] attribute written on D itself, if any.
 std::optional<AttrKind> tsAttrKind(const clang::Decl *D);
+
+/// Whether a declaration of F carries [[ts::async_reader]].
+bool isAsyncReader(const clang::FunctionDecl *F);
 
 } // namespace ts
 

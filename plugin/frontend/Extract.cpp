@@ -109,9 +109,7 @@ Extraction Extractor::run(const std::vector<SeenAttr> &Attrs) {
     if (New)
       continue;
     Repeated.insert(&A);
-    const char *Name = A.Kind == AttrKind::Resource ? "ts::resource"
-                       : A.Kind == AttrKind::Task   ? "ts::task"
-                                                    : "ts::kernel";
+    const char *Name = attrName(A.Kind);
     std::string Entity =
         isa<NamedDecl>(A.D) ? cast<NamedDecl>(A.D)->getNameAsString() : "";
     error(A.Range.getBegin(),
@@ -119,15 +117,18 @@ Extraction Extractor::run(const std::vector<SeenAttr> &Attrs) {
           std::string("keep only the first [[") + Name + "]]",
           It->second->Range.getBegin());
   }
-  for (AttrKind Pass : {AttrKind::Resource, AttrKind::Task, AttrKind::Kernel})
+  for (AttrKind Pass : {AttrKind::Resource, AttrKind::Task, AttrKind::Kernel,
+                        AttrKind::AsyncReader})
     for (const SeenAttr &A : Attrs)
       if (A.Kind == Pass && !A.D->isInvalidDecl() && !Repeated.count(&A)) {
         if (Pass == AttrKind::Resource)
           resource(A);
         else if (Pass == AttrKind::Task)
           task(A);
-        else
+        else if (Pass == AttrKind::Kernel)
           kernel(A);
+        else
+          asyncReader(A);
       }
   return std::move(X);
 }

@@ -58,6 +58,8 @@ private:
   bool turnParam(const clang::ParmVarDecl *P, Task &T, TaskParam &TP,
                  std::map<const clang::ParmVarDecl *, HandleParam> &Handles);
   void kernel(const SeenAttr &A);
+  /// [[ts::async_reader]]: stands alone, on a plain function.
+  void asyncReader(const SeenAttr &A);
   /// The kernel's declaration is one libts can give a body (errors if not).
   bool kernelDeclarationOk(const clang::FunctionDecl *FD, const Kernel &K);
   /// Spellings of the declaration; Ok becomes false after an error.

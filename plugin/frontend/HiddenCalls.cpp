@@ -55,7 +55,8 @@ const CallExpr *scheduleCallIn(const FunctionDecl *F,
 /// The first statement in Body, or in a user function it calls, that Match
 /// accepts.
 const Stmt *reachIn(const Stmt *Body, const ReachMatch &Match,
-                    std::set<const Decl *> &Seen, unsigned Depth) {
+                    const ReachEnter &Enter, std::set<const Decl *> &Seen,
+                    unsigned Depth) {
   if (Depth > 8)
     return nullptr;
   CallSites Sites;
@@ -68,9 +69,10 @@ const Stmt *reachIn(const Stmt *Body, const ReachMatch &Match,
       return A;
   for (const CallExpr *C : Sites.Found) {
     const FunctionDecl *G = userCallee(C), *Def = nullptr;
-    if (G && G->hasBody(Def) && Def &&
+    if (G && (!Enter || Enter(G)) && G->hasBody(Def) && Def &&
         Seen.insert(Def->getCanonicalDecl()).second)
-      if (const Stmt *In = reachIn(Def->getBody(), Match, Seen, Depth + 1))
+      if (const Stmt *In =
+              reachIn(Def->getBody(), Match, Enter, Seen, Depth + 1))
         return In;
   }
   return nullptr;
@@ -99,9 +101,10 @@ const FunctionDecl *userCallee(const CallExpr *C) {
   return F;
 }
 
-const Stmt *reaches(const Stmt *S, const ReachMatch &Match) {
+const Stmt *reaches(const Stmt *S, const ReachMatch &Match,
+                    const ReachEnter &Enter) {
   std::set<const Decl *> Seen;
-  return reachIn(S, Match, Seen, 0);
+  return reachIn(S, Match, Enter, Seen, 0);
 }
 
 std::vector<HiddenCall> hiddenScheduleCalls(const Stmt *Body) {

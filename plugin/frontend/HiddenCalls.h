@@ -36,9 +36,14 @@ const clang::FunctionDecl *userCallee(const clang::CallExpr *C);
 /// What reaches() looks for: a call or an inline assembly statement.
 using ReachMatch = std::function<bool(const clang::Stmt *)>;
 
+/// Which user functions reaches() looks into.
+using ReachEnter = std::function<bool(const clang::FunctionDecl *)>;
+
 /// The first call or asm statement in S, or in a user function S calls
-/// (through further user functions), that Match accepts; null if none.
-const clang::Stmt *reaches(const clang::Stmt *S, const ReachMatch &Match);
+/// (through further user functions Enter accepts), that Match accepts;
+/// null if none.
+const clang::Stmt *reaches(const clang::Stmt *S, const ReachMatch &Match,
+                           const ReachEnter &Enter = nullptr);
 
 } // namespace ts
 

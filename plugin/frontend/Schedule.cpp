@@ -628,7 +628,9 @@ bool Walker::hiddenAsync(const Stmt *S) {
         "cannot verify: inline assembly issues asynchronous PTX (wgmma, "
         "cp.async or tcgen05) in a statement that uses a stage",
         "the verifier cannot see which stage it reads or writes, nor when; "
-        "use ts::wgmma and ts::tma calls, which it follows",
+        "use ts::wgmma and ts::tma calls, which it follows, or mark your own "
+        "MMA function [[ts::async_reader]] (its reads complete at "
+        "ts::wgmma::wait_group)",
         A->getAsmLoc());
   return true;
 }

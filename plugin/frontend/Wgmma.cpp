@@ -1,5 +1,6 @@
 //===- Wgmma.cpp - Recognising ts::wgmma calls in task bodies -------------===//
 #include "frontend/Wgmma.h"
+#include "frontend/AttrTable.h"
 #include "frontend/HiddenCalls.h"
 #include "frontend/Vocabulary.h"
 
@@ -43,22 +44,29 @@ const CallExpr *asMmaGroupCall(const Expr *E, OpKind &Kind, unsigned &Pending) {
 
 bool issuesMma(const Stmt *S) {
   // Helpers are followed: an MMA issued in a function the statement calls
-  // reads the stage after the call returns all the same.
+  // reads the stage after the call returns all the same. A user's
+  // [[ts::async_reader]] function issues MMAs by declaration.
   return reaches(S, [](const Stmt *X) {
            const auto *C = dyn_cast<CallExpr>(X);
-           return C && isWgmmaDecl(C->getDirectCallee(), "mma");
+           return C && (isWgmmaDecl(C->getDirectCallee(), "mma") ||
+                        isAsyncReader(C->getDirectCallee()));
          }) != nullptr;
 }
 
 const AsmStmt *asyncAsm(const Stmt *S) {
-  return cast_or_null<AsmStmt>(reaches(S, [](const Stmt *X) {
-    const auto *A = dyn_cast<GCCAsmStmt>(X);
-    if (!A)
-      return false;
-    StringRef Text = A->getAsmString()->getString();
-    return llvm::any_of(AsyncPtx,
-                        [&](const char *Op) { return Text.contains(Op); });
-  }));
+  // An async reader's own PTX is what its attribute declares: not hidden.
+  auto NotReader = [](const FunctionDecl *F) { return !isAsyncReader(F); };
+  return cast_or_null<AsmStmt>(reaches(
+      S,
+      [](const Stmt *X) {
+        const auto *A = dyn_cast<GCCAsmStmt>(X);
+        if (!A)
+          return false;
+        StringRef Text = A->getAsmString()->getString();
+        return llvm::any_of(AsyncPtx,
+                            [&](const char *Op) { return Text.contains(Op); });
+      },
+      NotReader));
 }
 
 bool isWgmmaValue(const Expr *E) {

@@ -169,6 +169,76 @@ inline cudaError_t kmajor_bf16_sw128(tma::map<__nv_bfloat16, BoxRows, 64> *map, 
   return encode(map, base, rows, k, k * 2, CU_TENSOR_MAP_SWIZZLE_128B);
 }
 
+/// The driver's cuTensorMapEncodeIm2col, found once per process; null (and
+/// the runtime's error) if the driver has none.
+inline PFN_cuTensorMapEncodeIm2col_v12000 encode_im2col_fn(cudaError_t *err = nullptr) {
+  struct lookup {
+    PFN_cuTensorMapEncodeIm2col_v12000 fn = nullptr;
+    cudaError_t err = cudaSuccess;
+    lookup() {
+      void *p = nullptr;
+      cudaDriverEntryPointQueryResult q;
+      err = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeIm2col", &p, 12000,
+                                             cudaEnableDefault, &q);
+      if (err == cudaSuccess && (q != cudaDriverEntryPointSuccess || !p))
+        err = cudaErrorNotSupported;
+      if (err == cudaSuccess)
+        fn = reinterpret_cast<PFN_cuTensorMapEncodeIm2col_v12000>(p);
+    }
+  };
+  static const lookup l; // thread-safe one-time initialization
+  if (err)
+    *err = l.err;
+  return l.fn;
+}
+
+/// An im2col map over a channels-last tensor of rank R (3 to 5: NWC, NHWC,
+/// NDHWC), its box (Pixels x Channels) from the type. `extent` and `stride`
+/// are outermost first, as for encode (stride: bytes between consecutive
+/// indices of each dimension but the channels). `lower` and `upper` are the
+/// corners of the window the first pixel's filter taps span, per spatial
+/// dimension, outermost first (a 3 x 3 filter with padding 1: lower
+/// {-1, -1}, upper {-1, -1}, so consecutive pixels step through the padded
+/// image; see cuTensorMapEncodeIm2col). Loads add each tap's offsets
+/// (ts::tma::load_im2col).
+template <class T, uint32_t Pixels, uint32_t Channels, unsigned R, unsigned Q, unsigned S>
+inline cudaError_t encode_im2col(tma::im2col_map<T, Pixels, Channels> *map, const void *base,
+                                 const uint64_t (&extent)[R], const uint64_t (&stride)[Q],
+                                 const int (&lower)[S], const int (&upper)[S],
+                                 CUtensorMapSwizzle swizzle = CU_TENSOR_MAP_SWIZZLE_NONE,
+                                 CUtensorMapL2promotion promotion =
+                                     CU_TENSOR_MAP_L2_PROMOTION_L2_256B) {
+  static_assert(R >= 3 && R <= 5, "im2col maps have rank 3 to 5");
+  static_assert(Q == R - 1, "one stride per dimension but the channels");
+  static_assert(S == R - 2, "one window corner per spatial dimension");
+  cuuint64_t dims[R], strides[R - 1];
+  cuuint32_t elem_strides[R];
+  int lo[R - 2], hi[R - 2];
+  for (unsigned i = 0; i < R; ++i) { // innermost first for the driver
+    dims[i] = extent[R - 1 - i];
+    elem_strides[i] = 1;
+    if (i + 1 < R && stride[R - 2 - i] % 16 != 0)
+      return cudaErrorInvalidValue; // TMA strides are multiples of 16 bytes
+    if (i + 1 < R)
+      strides[i] = stride[R - 2 - i];
+    if (i + 2 < R) {
+      lo[i] = lower[R - 3 - i];
+      hi[i] = upper[R - 3 - i];
+    }
+  }
+  cudaError_t err;
+  const PFN_cuTensorMapEncodeIm2col_v12000 fn = encode_im2col_fn(&err);
+  if (!fn)
+    return err;
+  if (reinterpret_cast<uintptr_t>(base) % 16 != 0)
+    return cudaErrorInvalidValue;
+  const CUresult r = fn(static_cast<CUtensorMap *>(map), data_type<T>::value, R,
+                        const_cast<void *>(base), dims, strides, lo, hi, Channels, Pixels,
+                        elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, promotion,
+                        CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
+}
+
 /// A typed map's box is its type: encoding one with a box argument would
 /// let the two disagree, so these overloads are refused.
 template <class T, uint32_t... Box>

@@ -37,6 +37,36 @@ template <int N> __device__ __forceinline__ coords<N> narrow(const int64_t (&c)[
     r.v[i] = int32_t(c[i]);
   return r;
 }
+
+/// cp.async.bulk.tensor in im2col mode (PTX ISA 8.0; CCCL's cuda::ptx has
+/// no im2col form): N coordinates, N - 2 16-bit offsets.
+template <int N>
+__device__ __forceinline__ void im2col(void *dst, const CUtensorMap *map, const coords<N> &c,
+                                       const uint16_t (&o)[N - 2], uint64_t *bar) {
+  const uint32_t d = uint32_t(__cvta_generic_to_shared(dst));
+  const uint32_t b = uint32_t(__cvta_generic_to_shared(bar));
+  const uint64_t m = reinterpret_cast<uint64_t>(map);
+  if constexpr (N == 3)
+    asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx"
+                 "::bytes [%0], [%1, {%2, %3, %4}], [%5], {%6};"
+                 :
+                 : "r"(d), "l"(m), "r"(c.v[0]), "r"(c.v[1]), "r"(c.v[2]), "r"(b), "h"(o[0])
+                 : "memory");
+  else if constexpr (N == 4)
+    asm volatile("cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx"
+                 "::bytes [%0], [%1, {%2, %3, %4, %5}], [%6], {%7, %8};"
+                 :
+                 : "r"(d), "l"(m), "r"(c.v[0]), "r"(c.v[1]), "r"(c.v[2]), "r"(c.v[3]), "r"(b),
+                   "h"(o[0]), "h"(o[1])
+                 : "memory");
+  else
+    asm volatile("cp.async.bulk.tensor.5d.shared::cluster.global.im2col.mbarrier::complete_tx"
+                 "::bytes [%0], [%1, {%2, %3, %4, %5, %6}], [%7], {%8, %9, %10};"
+                 :
+                 : "r"(d), "l"(m), "r"(c.v[0]), "r"(c.v[1]), "r"(c.v[2]), "r"(c.v[3]),
+                   "r"(c.v[4]), "r"(b), "h"(o[0]), "h"(o[1]), "h"(o[2])
+                 : "memory");
+}
 } // namespace detail
 
 /// Loads the box at `c` into a stage: `ts::tma::load(s->a, &map, {k, m},
@@ -72,6 +102,22 @@ __device__ __forceinline__ void load_multicast(void *smem_dst, const CUtensorMap
   else
     cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_cluster, cuda::ptx::space_global, smem_dst,
                                     map, detail::narrow(c).v, bar.get(), uint16_t(mask));
+}
+
+/// im2col load into a stage (a convolution's implicit-GEMM operand): from
+/// the channels-last tensor of `map` (a ts::tma::im2col_map), the window
+/// pixels starting at `c` (innermost first: channel, then w, h, d, n; rank
+/// 3 to 5) offset by `offsets` (one per spatial dimension, innermost
+/// first: the filter tap), `Pixels` x `Channels` elements as the map says.
+template <int N, int M>
+__device__ __forceinline__ void load_im2col(void *smem_dst, const CUtensorMap *map,
+                                            const int64_t (&c)[N], const uint16_t (&offsets)[M],
+                                            tma_barrier bar) {
+  static_assert(N >= 3 && N <= 5, "im2col loads have rank 3 to 5");
+  static_assert(M == N - 2, "an im2col load takes one offset per spatial dimension (rank - 2)");
+  if constexpr (M == N - 2)
+    if (bar.issuer())
+      detail::im2col(smem_dst, map, detail::narrow(c), offsets, bar.get());
 }
 
 /// A load that completes on a barrier of your own, outside any pipeline:

@@ -14,14 +14,15 @@ bool inNamespace(const DeclContext *DC, llvm::StringRef Name) {
   return NS && NS->getIdentifier() && NS->getName() == Name;
 }
 
-/// ts::tma::map<...> itself (not a class derived from it).
+/// ts::tma::map<...> or ts::tma::im2col_map<...> itself (not a class
+/// derived from it).
 const ClassTemplateSpecializationDecl *typedMap(QualType T) {
   T = T.getNonReferenceType();
   if (T->isPointerType())
     T = T->getPointeeType();
   const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
       T.getCanonicalType()->getAsCXXRecordDecl());
-  if (!Spec || Spec->getName() != "map")
+  if (!Spec || (Spec->getName() != "map" && Spec->getName() != "im2col_map"))
     return nullptr;
   const DeclContext *DC = Spec->getDeclContext();
   return inNamespace(DC, "tma") && inNamespace(DC->getParent(), "ts") &&
@@ -35,17 +36,21 @@ const ClassTemplateSpecializationDecl *typedMap(QualType T) {
 std::optional<uint64_t> typedBoxBytes(const ASTContext &Ctx, const Expr *Map) {
   const ClassTemplateSpecializationDecl *Spec =
       typedMap(Map->IgnoreParenImpCasts()->getType());
-  if (!Spec || Spec->getTemplateArgs().size() != 2)
+  if (!Spec || Spec->getTemplateArgs().size() < 2)
     return std::nullopt;
   const TemplateArgument &Elem = Spec->getTemplateArgs()[0];
-  const TemplateArgument &Box = Spec->getTemplateArgs()[1];
   if (Elem.getKind() != TemplateArgument::Type ||
-      Box.getKind() != TemplateArgument::Pack ||
       Elem.getAsType()->isDependentType() ||
       Elem.getAsType()->isIncompleteType())
     return std::nullopt;
+  // map<T, E...>: the extents in a pack; im2col_map<T, Pixels, Channels>.
+  const TemplateArgument &Second = Spec->getTemplateArgs()[1];
+  llvm::ArrayRef<TemplateArgument> Extents =
+      Second.getKind() == TemplateArgument::Pack
+          ? Second.pack_elements()
+          : Spec->getTemplateArgs().asArray().drop_front();
   uint64_t Bytes = Ctx.getTypeSizeInChars(Elem.getAsType()).getQuantity();
-  for (const TemplateArgument &E : Box.pack_elements()) {
+  for (const TemplateArgument &E : Extents) {
     if (E.getKind() != TemplateArgument::Integral)
       return std::nullopt;
     Bytes *= E.getAsIntegral().getZExtValue();

@@ -16,7 +16,8 @@
 namespace ts {
 
 /// The bytes one load through Map delivers, when Map (`&p.a`, `map`) is a
-/// ts::tma::map whose type is complete; none for a plain CUtensorMap.
+/// ts::tma::map (its box) or a ts::tma::im2col_map (Pixels x Channels)
+/// whose type is complete; none for a plain CUtensorMap.
 std::optional<uint64_t> typedBoxBytes(const clang::ASTContext &Ctx,
                                       const clang::Expr *Map);
 

@@ -11,8 +11,9 @@ namespace ts {
 
 bool TmaLoads::isTmaLoad(const FunctionDecl *F) {
   if (!F || !F->getIdentifier() ||
-      !llvm::is_contained({"load", "load_multicast", "load_with_barrier"},
-                          F->getName()))
+      !llvm::is_contained(
+          {"load", "load_multicast", "load_with_barrier", "load_im2col"},
+          F->getName()))
     return false;
   const auto *NS = dyn_cast<NamespaceDecl>(F->getDeclContext());
   return NS && NS->getIdentifier() && NS->getName() == "tma" &&

@@ -27,6 +27,7 @@
 #define LIBTS_WGMMA_H
 
 #include <cstdint>
+#include <type_traits>
 
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define LIBTS_HAS_WGMMA 1
@@ -253,6 +254,91 @@ __device__ __forceinline__ void mma_bf16(float (&d)[128], uint64_t desc_a, uint6
         "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
         "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
       : "l"(desc_a), "l"(desc_b), "r"(int(accumulate)));
+#else
+  detail::unsupported();
+  (void)d; (void)desc_a; (void)desc_b; (void)accumulate;
+#endif
+}
+
+// FP8 MMAs. Operand lists of the accumulators, in order: "+f"(d[0]), ...
+#define LIBTS_WGMMA_D8(d, i)                                                                       \
+  "+f"(d[(i) + 0]), "+f"(d[(i) + 1]), "+f"(d[(i) + 2]), "+f"(d[(i) + 3]), "+f"(d[(i) + 4]),        \
+      "+f"(d[(i) + 5]), "+f"(d[(i) + 6]), "+f"(d[(i) + 7])
+#define LIBTS_WGMMA_D32(d)                                                                         \
+  LIBTS_WGMMA_D8(d, 0), LIBTS_WGMMA_D8(d, 8), LIBTS_WGMMA_D8(d, 16), LIBTS_WGMMA_D8(d, 24)
+#define LIBTS_WGMMA_D64(d)                                                                         \
+  LIBTS_WGMMA_D32(d), LIBTS_WGMMA_D8(d, 32), LIBTS_WGMMA_D8(d, 40), LIBTS_WGMMA_D8(d, 48),         \
+      LIBTS_WGMMA_D8(d, 56)
+#define LIBTS_WGMMA_D128(d)                                                                        \
+  LIBTS_WGMMA_D64(d), LIBTS_WGMMA_D8(d, 64), LIBTS_WGMMA_D8(d, 72), LIBTS_WGMMA_D8(d, 80),         \
+      LIBTS_WGMMA_D8(d, 88), LIBTS_WGMMA_D8(d, 96), LIBTS_WGMMA_D8(d, 104), LIBTS_WGMMA_D8(d, 112), \
+      LIBTS_WGMMA_D8(d, 120)
+#define LIBTS_WGMMA_R32 \
+  "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
+  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
+#define LIBTS_WGMMA_R64 \
+  "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
+  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
+  "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
+  "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+#define LIBTS_WGMMA_R128 \
+  "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
+  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
+  "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
+  "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, " \
+  "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, " \
+  "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, " \
+  "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, " \
+  "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
+/// One m64nNk32 FP8 wgmma: N columns, S accumulators per thread, the
+/// descriptors and the predicate after them (operands S, S + 1, S + 2).
+#define LIBTS_WGMMA_FP8(N, S, TA, TB, A, B, P)                                                     \
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %" #P ", 0;\n"                                    \
+               "wgmma.mma_async.sync.aligned.m64n" #N "k32.f32." #TA "." #TB " {" LIBTS_WGMMA_R##S \
+               "}, %" #A ", %" #B ", p, 1, 1;\n}\n"                                                 \
+               : LIBTS_WGMMA_D##S(d)                                                               \
+               : "l"(desc_a), "l"(desc_b), "r"(int(accumulate)))
+/// The four type pairs of one shape.
+#define LIBTS_WGMMA_FP8_TYPES(N, S, A, B, P)                                                       \
+  if constexpr (std::is_same_v<TA, e4m3> && std::is_same_v<TB, e4m3>)                              \
+    LIBTS_WGMMA_FP8(N, S, e4m3, e4m3, A, B, P);                                                    \
+  else if constexpr (std::is_same_v<TA, e4m3>)                                                     \
+    LIBTS_WGMMA_FP8(N, S, e4m3, e5m2, A, B, P);                                                    \
+  else if constexpr (std::is_same_v<TB, e4m3>)                                                     \
+    LIBTS_WGMMA_FP8(N, S, e5m2, e4m3, A, B, P);                                                    \
+  else                                                                                             \
+    LIBTS_WGMMA_FP8(N, S, e5m2, e5m2, A, B, P)
+
+/// FP8 element types of mma_fp8's operands.
+struct e4m3 {};
+struct e5m2 {};
+
+namespace detail {
+template <class T> inline constexpr bool is_fp8 = false;
+template <> inline constexpr bool is_fp8<e4m3> = true;
+template <> inline constexpr bool is_fp8<e5m2> = true;
+} // namespace detail
+
+/// D[64 x N] (+)= A[64 x 32] * B[32 x N] for N = 64, 128, 256 (the
+/// accumulator array's size, N / 2, selects it): FP8 operands from shared
+/// memory, A of type TA and B of TB (e4m3 or e5m2), both K-major (FP8
+/// wgmma has no transpose): 128-byte swizzled rows of 128 elements,
+/// make_desc_sw128, advance_k by 32 bytes per k-step of 32. fp32
+/// accumulators; `accumulate` false overwrites D. Like every ts::wgmma MMA
+/// it reads its stages until a wait_group covers its group.
+template <class TA = e4m3, class TB = e4m3, int S>
+__device__ __forceinline__ void mma_fp8(float (&d)[S], uint64_t desc_a, uint64_t desc_b,
+                                        bool accumulate) {
+  static_assert(detail::is_fp8<TA> && detail::is_fp8<TB>, "FP8 operands are e4m3 or e5m2");
+  static_assert(S == 32 || S == 64 || S == 128, "mma_fp8 is provided for N = 64, 128, 256");
+#if LIBTS_HAS_WGMMA
+  if constexpr (S == 32) {
+    LIBTS_WGMMA_FP8_TYPES(64, 32, 32, 33, 34);
+  } else if constexpr (S == 64) {
+    LIBTS_WGMMA_FP8_TYPES(128, 64, 64, 65, 66);
+  } else {
+    LIBTS_WGMMA_FP8_TYPES(256, 128, 128, 129, 130);
+  }
 #else
   detail::unsupported();
   (void)d; (void)desc_a; (void)desc_b; (void)accumulate;

@@ -155,12 +155,14 @@ template <int N> struct accum {
 template <int N> using accum_t = typename accum<N>::type;
 
 // wgmma.mma_async.sync.aligned.m64nNk16.f32.bf16.bf16, A and B from shared
-// memory (descriptors), no transpose (both K-major), scale-a = scale-b = 1.
-// One overload per N: the accumulator array's size selects it.
+// memory (descriptors), scale-a = scale-b = 1; K-major operands, or
+// MN-major with TransA / TransB (descriptors from make_desc_mn_sw128). One
+// overload per N: the accumulator array's size selects it.
 
 /// D[64 x 64] (+)= A[64 x 16] * B[16 x 64]: bf16 operands from shared memory
 /// (both K-major, descriptors from make_desc_sw128), fp32 accumulators.
 /// `accumulate` false overwrites D (scale-d = 0): the first k-step of a tile.
+template <bool TransA = false, bool TransB = false>
 __device__ __forceinline__ void mma_bf16(float (&d)[32], uint64_t desc_a, uint64_t desc_b,
                                          bool accumulate) {
 #if LIBTS_HAS_WGMMA
@@ -171,13 +173,13 @@ __device__ __forceinline__ void mma_bf16(float (&d)[32], uint64_t desc_a, uint64
       "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {"
       "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
       "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, "
-      "%32, %33, p, 1, 1, 0, 0;\n"
+      "%32, %33, p, 1, 1, %35, %36;\n"
       "}\n"
       : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
         "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
         "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
         "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
-      : "l"(desc_a), "l"(desc_b), "r"(int(accumulate)));
+      : "l"(desc_a), "l"(desc_b), "r"(int(accumulate)), "n"(int(TransA)), "n"(int(TransB)));
 #else
   detail::unsupported();
   (void)d; (void)desc_a; (void)desc_b; (void)accumulate;
@@ -187,6 +189,7 @@ __device__ __forceinline__ void mma_bf16(float (&d)[32], uint64_t desc_a, uint64
 /// D[64 x 128] (+)= A[64 x 16] * B[16 x 128]: bf16 operands from shared memory
 /// (both K-major, descriptors from make_desc_sw128), fp32 accumulators.
 /// `accumulate` false overwrites D (scale-d = 0): the first k-step of a tile.
+template <bool TransA = false, bool TransB = false>
 __device__ __forceinline__ void mma_bf16(float (&d)[64], uint64_t desc_a, uint64_t desc_b,
                                          bool accumulate) {
 #if LIBTS_HAS_WGMMA
@@ -199,7 +202,7 @@ __device__ __forceinline__ void mma_bf16(float (&d)[64], uint64_t desc_a, uint64
       "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
       "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
       "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, "
-      "%64, %65, p, 1, 1, 0, 0;\n"
+      "%64, %65, p, 1, 1, %67, %68;\n"
       "}\n"
       : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
         "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
@@ -209,7 +212,7 @@ __device__ __forceinline__ void mma_bf16(float (&d)[64], uint64_t desc_a, uint64
         "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
         "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
         "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
-      : "l"(desc_a), "l"(desc_b), "r"(int(accumulate)));
+      : "l"(desc_a), "l"(desc_b), "r"(int(accumulate)), "n"(int(TransA)), "n"(int(TransB)));
 #else
   detail::unsupported();
   (void)d; (void)desc_a; (void)desc_b; (void)accumulate;
@@ -219,6 +222,7 @@ __device__ __forceinline__ void mma_bf16(float (&d)[64], uint64_t desc_a, uint64
 /// D[64 x 256] (+)= A[64 x 16] * B[16 x 256]: bf16 operands from shared memory
 /// (both K-major, descriptors from make_desc_sw128), fp32 accumulators.
 /// `accumulate` false overwrites D (scale-d = 0): the first k-step of a tile.
+template <bool TransA = false, bool TransB = false>
 __device__ __forceinline__ void mma_bf16(float (&d)[128], uint64_t desc_a, uint64_t desc_b,
                                          bool accumulate) {
 #if LIBTS_HAS_WGMMA
@@ -235,7 +239,7 @@ __device__ __forceinline__ void mma_bf16(float (&d)[128], uint64_t desc_a, uint6
       "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "
       "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, "
       "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, "
-      "%128, %129, p, 1, 1, 0, 0;\n"
+      "%128, %129, p, 1, 1, %131, %132;\n"
       "}\n"
       : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
         "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
@@ -253,7 +257,7 @@ __device__ __forceinline__ void mma_bf16(float (&d)[128], uint64_t desc_a, uint6
         "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),
         "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
         "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
-      : "l"(desc_a), "l"(desc_b), "r"(int(accumulate)));
+      : "l"(desc_a), "l"(desc_b), "r"(int(accumulate)), "n"(int(TransA)), "n"(int(TransB)));
 #else
   detail::unsupported();
   (void)d; (void)desc_a; (void)desc_b; (void)accumulate;

@@ -29,11 +29,9 @@
 // RUN: %ts_device -fsyntax-only -Werror %src/examples/attention_sm90.cu -Xclang -plugin-arg-ts -Xclang -emit=%t.attn.cu
 // RUN: %nvcc -O3 -c %t.attn.cu -o %t.attn.o
 // RUN: %nvcc -O3 -DATTN_NO_MAIN -Xcompiler -fPIC -c %t.attn.cu -o %t.attn.lib.o
-// The GEMM with a residual epilogue loop (issue 22), as a program and as the
-// library bench/gemm/residual.cu links.
+// The GEMM with a residual epilogue loop (issue 22), as a program.
 // RUN: %ts_device -fsyntax-only -Werror %src/examples/gemm_residual_sm90.cu -Xclang -plugin-arg-ts -Xclang -emit=%t.res.cu
 // RUN: %nvcc -O3 -c %t.res.cu -o %t.res.o
-// RUN: %nvcc -O3 -DGEMM_NO_MAIN -c %t.res.cu -o %t.res.lib.o
 // So does the one for turns (ts::turns ping-pong), with and without them.
 // RUN: %ts_device -fsyntax-only -Werror %src/test/gpu/ping_pong.cu -Xclang -plugin-arg-ts -Xclang -emit=%t.pp.cu
 // RUN: %nvcc -O3 -c %t.pp.cu -o %t.pp.o

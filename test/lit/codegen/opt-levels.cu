@@ -30,7 +30,6 @@
 // RUN: %ts_cubin -O3 -Werror -c %src/examples/attention_sm90.cu -o %t.o
 // The GEMM with a residual epilogue loop (two k-loops per tile).
 // RUN: %ts_cubin -O0 -Werror -c %src/examples/gemm_residual_sm90.cu -o %t.o
-// RUN: %ts_cubin -O1 -Werror -c %src/examples/gemm_residual_sm90.cu -o %t.o
 // RUN: %ts_cubin -O3 -Werror -c %src/examples/gemm_residual_sm90.cu -o %t.o
 // RUN: %ts_cubin -O0 -Werror -DATTN_HEAD_DIM=64 -c %src/examples/attention_sm90.cu -o %t.o
 // RUN: %ts_cubin -O3 -Werror -DATTN_HEAD_DIM=64 -c %src/examples/attention_sm90.cu -o %t.o

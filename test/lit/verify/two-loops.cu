@@ -5,7 +5,6 @@
 // RUN: %ts_device -fsyntax-only %s -Xclang -verify=ok -Xclang -plugin-arg-ts -Xclang -report | FileCheck %s
 // RUN: %ts_device -fsyntax-only -DCONST_EPI %s -Xclang -verify=ok -Xclang -plugin-arg-ts -Xclang -report | FileCheck %s --check-prefix=CONST
 // RUN: %ts_device -fsyntax-only -DBIAS_FIRST %s -Xclang -verify=first
-// RUN: %ts_device -fsyntax-only -DBIAS_FIRST -DCONST_EPI %s -Xclang -verify=ok
 // RUN: %ts_device -fsyntax-only -DOTHER_COUNT %s -Xclang -verify=other
 // RUN: %ts_device -fsyntax-only -DBIAS_IN_MAIN %s -Xclang -verify=inmain
 // RUN: %ts_device -fsyntax-only -DBIAS_PER_TILE %s -Xclang -verify=pertile

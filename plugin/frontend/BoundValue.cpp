@@ -2,8 +2,10 @@
 #include "frontend/BoundValue.h"
 #include "frontend/Vocabulary.h"
 
+#include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 #include <algorithm>
 #include <tuple>
@@ -15,33 +17,90 @@ namespace ts {
 
 namespace {
 
-bool isRef(const Expr *E, const VarDecl *V) {
-  const auto *R = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-  return R && R->getDecl() == V;
+/// The variable whose own storage an lvalue is part of: `t`, `t.g`,
+/// `t.a[2]` all give `t`; none through a pointer (`p->g`, `p[0]`, `*p`
+/// write the pointee, not `p`).
+const VarDecl *rootVar(const Expr *E) {
+  while (E) {
+    E = E->IgnoreParenCasts();
+    if (const auto *R = dyn_cast<DeclRefExpr>(E))
+      return dyn_cast<VarDecl>(R->getDecl());
+    if (const auto *M = dyn_cast<MemberExpr>(E); M && !M->isArrow())
+      E = M->getBase();
+    else if (const auto *A = dyn_cast<ArraySubscriptExpr>(E);
+             A && A->getBase()->IgnoreParenImpCasts()->getType()->isArrayType())
+      E = A->getBase()->IgnoreParenImpCasts();
+    else
+      return nullptr;
+  }
+  return nullptr;
 }
 
+bool isRef(const Expr *E, const VarDecl *V) { return rootVar(E) == V; }
+
+bool mutableRef(QualType T) {
+  return T->isReferenceType() && !T.getNonReferenceType().isConstQualified();
+}
+
+/// Every way a body may change V or a part of it: assignments, increments,
+/// its address taken, a non-const reference bound to it (a parameter or a
+/// local alias), a non-const member function called on it.
 struct Writes : RecursiveASTVisitor<Writes> {
   const VarDecl *V;
-  bool Found = false;
+  SourceLocation At; // the first write found
+  bool hit(bool Found, SourceLocation L) {
+    if (Found && At.isInvalid())
+      At = L.isValid() ? L : V->getLocation();
+    return At.isInvalid(); // stop at the first
+  }
   bool VisitUnaryOperator(UnaryOperator *U) {
-    Found |= (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) &&
-             isRef(U->getSubExpr(), V);
-    return !Found;
+    return hit((U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) &&
+                   isRef(U->getSubExpr(), V),
+               U->getExprLoc());
   }
   bool VisitBinaryOperator(BinaryOperator *B) {
-    Found |= B->isAssignmentOp() && isRef(B->getLHS(), V);
-    return !Found;
+    return hit(B->isAssignmentOp() && isRef(B->getLHS(), V), B->getExprLoc());
+  }
+  // An array decayed to a pointer other than to index it: a write through
+  // the pointer would go unseen. Parents are visited first.
+  llvm::SmallPtrSet<const Expr *, 8> Indexed;
+  bool VisitArraySubscriptExpr(ArraySubscriptExpr *A) {
+    Indexed.insert(A->getBase()->IgnoreParens());
+    return true;
+  }
+  bool VisitImplicitCastExpr(ImplicitCastExpr *C) {
+    return hit(C->getCastKind() == CK_ArrayToPointerDecay &&
+                   !Indexed.count(C) && isRef(C->getSubExpr(), V),
+               C->getExprLoc());
+  }
+  bool VisitVarDecl(VarDecl *D) {
+    return hit(D != V && mutableRef(D->getType()) && D->getInit() &&
+                   isRef(D->getInit(), V),
+               D->getLocation());
+  }
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *C) {
+    const CXXMethodDecl *M = C->getMethodDecl();
+    return hit(M && !M->isConst() && !M->isStatic() &&
+                   isRef(C->getImplicitObjectArgument(), V),
+               C->getExprLoc());
   }
   bool VisitCallExpr(CallExpr *C) {
     const FunctionDecl *F = C->getDirectCallee();
-    for (unsigned I = 0; F && I < C->getNumArgs() && I < F->getNumParams();
-         ++I) {
-      QualType T = F->getParamDecl(I)->getType();
-      Found |= T->isLValueReferenceType() &&
-               !T->getPointeeType().isConstQualified() &&
-               isRef(C->getArg(I), V);
+    if (!F)
+      return true;
+    // A member operator's object is argument 0 and has no parameter.
+    unsigned Shift = 0;
+    bool Found = false;
+    if (const auto *M = dyn_cast<CXXMethodDecl>(F);
+        M && isa<CXXOperatorCallExpr>(C) && !M->isStatic()) {
+      Shift = 1;
+      Found = !M->isConst() && C->getNumArgs() && isRef(C->getArg(0), V);
     }
-    return !Found;
+    for (unsigned I = Shift;
+         I < C->getNumArgs() && I - Shift < F->getNumParams(); ++I)
+      Found |= mutableRef(F->getParamDecl(I - Shift)->getType()) &&
+               isRef(C->getArg(I), V);
+    return hit(Found, C->getExprLoc());
   }
 };
 
@@ -57,8 +116,10 @@ struct Refs : RecursiveASTVisitor<Refs> {
 /// written in a macro expansion and written out gives the same key.
 class Renderer {
 public:
-  Renderer(ASTContext &Ctx, const Stmt *Body, const VarDecl *Tile)
-      : Ctx(Ctx), SM(Ctx.getSourceManager()), Body(Body), Tile(Tile) {}
+  Renderer(ASTContext &Ctx, const Stmt *Body, const VarDecl *Tile,
+           OpaqueLocal *Why)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Body(Body), Tile(Tile), Why(Why) {
+  }
 
   std::string render(const Expr *E, unsigned Depth) {
     E = E->IgnoreParenImpCasts();
@@ -126,8 +187,13 @@ private:
       return std::string("<tile>");
     if (!V->isLocalVarDecl() || isa<ParmVarDecl>(V))
       return std::nullopt;
-    if (!V->getInit() || writesVar(Body, V))
+    SourceLocation Write =
+        V->getInit() ? firstWrite(Body, V) : SourceLocation();
+    if (!V->getInit() || Write.isValid()) {
+      if (Why && !Why->Var)
+        *Why = OpaqueLocal{V, Write};
       return unique(V->getLocation());
+    }
     return render(V->getInit(), Depth + 1); // operators carry their parentheses
   }
   bool anyLocal(const Refs &Rs) const {
@@ -145,20 +211,25 @@ private:
   const SourceManager &SM;
   const Stmt *Body;
   const VarDecl *Tile;
+  OpaqueLocal *Why;
 };
 
 } // namespace
 
-bool writesVar(const Stmt *S, const VarDecl *V) {
+SourceLocation firstWrite(const Stmt *S, const VarDecl *V) {
   Writes W;
   W.V = V;
   W.TraverseStmt(const_cast<Stmt *>(S));
-  return W.Found;
+  return W.At;
+}
+
+bool writesVar(const Stmt *S, const VarDecl *V) {
+  return firstWrite(S, V).isValid();
 }
 
 std::string boundValue(ASTContext &Ctx, const Expr *E, const Stmt *Body,
-                       const VarDecl *Tile) {
-  return Renderer(Ctx, Body, Tile).render(E, 0);
+                       const VarDecl *Tile, OpaqueLocal *Why) {
+  return Renderer(Ctx, Body, Tile, Why).render(E, 0);
 }
 
 } // namespace ts

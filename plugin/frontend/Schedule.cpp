@@ -276,29 +276,40 @@ void Walker::recordDomain(const CXXForRangeStmt *FR, Domain &D) {
   };
   // `symbol + constant`: domains that differ by a constant compare exactly.
   std::function<void(const Expr *, std::string &, std::string &, int64_t &)>
-      Split =
-          [&](const Expr *E, std::string &Sym, std::string &Key, int64_t &Off) {
-            E = stripExpr(E)->IgnoreParenImpCasts();
-            Expr::EvalResult R;
-            if (!E->isValueDependent() && E->EvaluateAsInt(R, Ctx)) {
-              Off += R.Val.getInt().getExtValue();
+      Split = [&](const Expr *E, std::string &Sym, std::string &Key,
+                  int64_t &Off) {
+        E = stripExpr(E)->IgnoreParenImpCasts();
+        Expr::EvalResult R;
+        if (!E->isValueDependent() && E->EvaluateAsInt(R, Ctx)) {
+          Off += R.Val.getInt().getExtValue();
+          return;
+        }
+        if (const auto *BO = dyn_cast<BinaryOperator>(E))
+          if (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub) {
+            Expr::EvalResult C;
+            const Expr *RHS = BO->getRHS()->IgnoreParenImpCasts();
+            if (!RHS->isValueDependent() && RHS->EvaluateAsInt(C, Ctx)) {
+              int64_t Val = C.Val.getInt().getExtValue();
+              Off += BO->getOpcode() == BO_Add ? Val : -Val;
+              Split(BO->getLHS(), Sym, Key, Off);
               return;
             }
-            if (const auto *BO = dyn_cast<BinaryOperator>(E))
-              if (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub) {
-                Expr::EvalResult C;
-                const Expr *RHS = BO->getRHS()->IgnoreParenImpCasts();
-                if (!RHS->isValueDependent() && RHS->EvaluateAsInt(C, Ctx)) {
-                  int64_t Val = C.Val.getInt().getExtValue();
-                  Off += BO->getOpcode() == BO_Add ? Val : -Val;
-                  Split(BO->getLHS(), Sym, Key, Off);
-                  return;
-                }
-              }
-            Sym = exprText(Ctx, E);
-            Key = boundValue(Ctx, E, TaskBody, LoopVar);
-            D.PerTile |= Key.find("<tile>") != std::string::npos;
-          };
+          }
+        Sym = exprText(Ctx, E);
+        OpaqueLocal Why;
+        Key = boundValue(Ctx, E, TaskBody, LoopVar, &Why);
+        if (Why.Var && !D.OpaqueLoc) {
+          std::string Name = "'" + Why.Var->getNameAsString() + "'";
+          bool Written = Why.Write.isValid();
+          D.OpaqueLoc = toHandle(Written ? Why.Write : Why.Var->getLocation());
+          D.OpaqueNote = Name +
+                         (Written ? " may change here after its declaration"
+                                  : " has no initializer") +
+                         ", so a bound that reads it matches no other task's; "
+                         "compute it once, in a const local";
+        }
+        D.PerTile |= Key.find("<tile>") != std::string::npos;
+      };
   // A constant bound counts as the int the domain receives (4294967296
   // converts to 0 there), as the runtime sees it.
   auto SplitArg = [&](unsigned I, std::string &Sym, std::string &Key,

@@ -258,6 +258,11 @@ struct Domain {
   /// The symbols' values as keys (front end: BoundValue.h): locals replaced
   /// by what they are computed from. Empty: the symbol is its own key.
   std::string StartKey, EndKey;
+  /// Where a key stops following a local (one changed after its
+  /// declaration, or without an initializer), said in a note when the
+  /// bounds then differ from a partner's; 0: none.
+  SourceHandle OpaqueLoc = 0;
+  std::string OpaqueNote;
   /// A bound reads the enclosing loop's variable: an inner count that may
   /// change from tile to tile.
   bool PerTile = false;

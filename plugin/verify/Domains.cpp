@@ -30,6 +30,9 @@ void checkDomains(const Program &P, const Kernel &K, const KernelPlan &Plan,
          "task " + quote(TA.Name) + " loops over " + domainText(TA.Dom));
     note(D, TB.Dom.Loc,
          "task " + quote(TB.Name) + " loops over " + domainText(TB.Dom));
+    for (const Domain *Dom : {&TA.Dom, &TB.Dom})
+      if (Dom->OpaqueLoc)
+        note(D, Dom->OpaqueLoc, Dom->OpaqueNote);
     note(D, TB.Dom.Loc,
          "loop over the same ts::domain bounds (with step 1, bounds may "
          "differ "

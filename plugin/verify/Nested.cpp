@@ -179,6 +179,9 @@ void reportMismatch(const Task &A, unsigned LA, const Task &B, unsigned LB,
              Dom->EndText + ", " + Dom->StepText + ")");
   if (Off)
     note(D, DB.Loc, *Off);
+  for (const Domain *Dom : {&DA, &DB})
+    if (Dom->OpaqueLoc)
+      note(D, Dom->OpaqueLoc, Dom->OpaqueNote);
   note(D, DB.Loc,
        "give both inner loops the same bounds, or bounds apart by a constant "
        "(bounds read through local variables are compared by what those "

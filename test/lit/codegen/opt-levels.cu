@@ -31,6 +31,9 @@
 // The GEMM with a residual epilogue loop (two k-loops per tile).
 // RUN: %ts_cubin -O0 -Werror -c %src/examples/gemm_residual_sm90.cu -o %t.o
 // RUN: %ts_cubin -O3 -Werror -c %src/examples/gemm_residual_sm90.cu -o %t.o
+// The grouped GEMM (a k-count per group, 6 KiB of parameters).
+// RUN: %ts_cubin -O0 -Werror -c %src/examples/gemm_grouped_sm90.cu -o %t.o
+// RUN: %ts_cubin -O3 -Werror -c %src/examples/gemm_grouped_sm90.cu -o %t.o
 // RUN: %ts_cubin -O0 -Werror -DATTN_HEAD_DIM=64 -c %src/examples/attention_sm90.cu -o %t.o
 // RUN: %ts_cubin -O3 -Werror -DATTN_HEAD_DIM=64 -c %src/examples/attention_sm90.cu -o %t.o
 // RUN: %ts_cubin -O0 -Werror -c %src/test/gpu/ping_pong.cu -o %t.o

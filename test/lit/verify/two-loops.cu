@@ -10,6 +10,7 @@
 // RUN: %ts_device -fsyntax-only -DBIAS_PER_TILE %s -Xclang -verify=pertile
 // RUN: %ts_device -fsyntax-only -DEARLY_RELEASE %s -Xclang -verify=early
 // RUN: %ts_device -fsyntax-only -DDEEP %s -Xclang -verify=deep
+// RUN: not %ts_device -fsyntax-only -DSWAPPED %s 2>&1 | FileCheck %s --check-prefix=SWAPPED
 // ok-no-diagnostics
 #include <ts/ts.h>
 
@@ -73,6 +74,7 @@ __device__ void load(const Params &p, ts::producer<ATile> a, ts::producer<Bias> 
 __device__ void mma(const Params &p, ts::consumer<ATile> a, ts::consumer<Bias> bias) {
   float acc[32];
   for (auto t : ts::domain(0, p.tiles)) {
+#ifndef SWAPPED
     for (auto k : ts::domain(0, p.k_tiles)) { // early-note {{and this one running 0 times}}
       auto s = a.wait(); // first-note {{task 'mma' is blocked here on wait of 'ATile'}}
       const uint64_t d = ts::wgmma::make_desc_sw128(s->a);
@@ -82,6 +84,7 @@ __device__ void mma(const Params &p, ts::consumer<ATile> a, ts::consumer<Bias> b
       ts::wgmma::wait_group<0>();
       a.release(s);
     }
+#endif
 #ifdef OTHER_COUNT
     for (auto e : ts::domain(0, p.other)) { // other-error {{the inner ts::domain loops of tasks 'load' and 'mma' may run different trip counts}} other-note {{task 'mma' loops over (0, p.other, 1)}} other-note {{give both inner loops the same bounds}}
 #else
@@ -105,6 +108,17 @@ __device__ void mma(const Params &p, ts::consumer<ATile> a, ts::consumer<Bias> b
       bias.release(s);
 #endif
     }
+#ifdef SWAPPED // the k-loop after the subtiles: each pair still matches by its bound
+    for (auto k : ts::domain(0, p.k_tiles)) {
+      auto s = a.wait();
+      const uint64_t d = ts::wgmma::make_desc_sw128(s->a);
+      ts::wgmma::fence();
+      ts::wgmma::mma_bf16(acc, d, d, int(k) > 0);
+      ts::wgmma::commit_group();
+      ts::wgmma::wait_group<0>();
+      a.release(s);
+    }
+#endif
   }
 }
 
@@ -117,3 +131,10 @@ __global__ void gemm_bias(const __grid_constant__ Params p);
 // CHECK: Bias  tma_async  stages 2  payload 8192 B  tx 8192 B  arrivals full 1 / empty 128
 // CHECK: protocol: inner loops 0 to 7 times, 0 to 7 times (each pair its own count)
 // CONST: protocol: inner loops 0 to 7 times, 2 times (constant) (each pair its own count)
+// The consumer's two loops in the other order: both pairs match by bound,
+// and the views find the deadlock from 3 k-steps with one subtile.
+// SWAPPED: error: deadlock: task 'load' blocks forever on acquire of 'ATile' (trip count 1) [-Wts-credit]
+// SWAPPED: note: task 'mma' is blocked here on wait of 'Bias'
+// SWAPPED: note: circular wait: task 'load' waits for 'ATile', which task 'mma' releases only later; task 'mma' waits for 'Bias', which task 'load' commits only later
+// SWAPPED: note: found with this inner ts::domain loop running 3 times in each iteration of the loop around it
+// SWAPPED: note: and this one running 1 time

@@ -23,6 +23,8 @@
 #include <string>
 #include <vector>
 
+#include "bench_util.h"
+
 struct GroupedProblem {
   const __nv_bfloat16 *A, *B;
   __nv_bfloat16 *C;
@@ -30,36 +32,17 @@ struct GroupedProblem {
 };
 cudaError_t gemm_grouped_sm90_libts(const GroupedProblem *groups, int count, cudaStream_t s);
 
-#define CHECK(x)                                                                               \
-  do {                                                                                         \
-    cudaError_t err_ = (x);                                                                    \
-    if (err_ != cudaSuccess) {                                                                 \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(err_)); \
-      std::exit(2);                                                                            \
-    }                                                                                          \
-  } while (0)
-#define CHECK_CUBLAS(x)                                                                        \
-  do {                                                                                         \
-    if ((x) != CUBLAS_STATUS_SUCCESS) {                                                        \
-      std::fprintf(stderr, "%s:%d: %s failed\n", __FILE__, __LINE__, #x);                      \
-      std::exit(2);                                                                            \
-    }                                                                                          \
-  } while (0)
-
 static cublasHandle_t g_cublas;
 
-/// Row-major C = A B^T: cuBLAS sees C^T = B A^T, column-major.
-static void cublas_gemm(const GroupedProblem &q, __nv_bfloat16 *C) {
-  if (q.M == 0)
-    return;
-  const float alpha = 1.f, beta = 0.f;
-  CHECK_CUBLAS(cublasGemmEx(g_cublas, CUBLAS_OP_T, CUBLAS_OP_N, q.N, q.M, q.K, &alpha, q.B,
-                            CUDA_R_16BF, q.K, q.A, CUDA_R_16BF, q.K, &beta, C, CUDA_R_16BF, q.N,
-                            CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+/// One group through cuBLAS (nothing for an empty group).
+static void group_gemm(const GroupedProblem &q, __nv_bfloat16 *C) {
+  if (q.M)
+    cublas_gemm(g_cublas, q.A, q.B, C, q.M, q.N, q.K);
 }
 
 /// The same problems through cublasGemmGroupedBatchedEx: one call, each
-/// problem a group of one. The pointer arrays live on the host.
+/// problem a group of one. The matrix pointer arrays live on the device,
+/// the shapes and scalars on the host.
 struct CublasGrouped {
   std::vector<cublasOperation_t> ta, tb;
   std::vector<int> m, n, k, lda, ldb, ldc, size;
@@ -87,35 +70,30 @@ struct CublasGrouped {
       b.push_back(q.A);
       c.push_back(out[g]);
     }
+    upload();
+  }
+  const void **da = nullptr, **db = nullptr;
+  void **dc = nullptr;
+  void upload() {
+    const size_t bytes = c.size() * sizeof(void *);
+    CHECK(cudaMalloc(&da, bytes));
+    CHECK(cudaMalloc(&db, bytes));
+    CHECK(cudaMalloc(&dc, bytes));
+    CHECK(cudaMemcpy(da, a.data(), bytes, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(db, b.data(), bytes, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(dc, c.data(), bytes, cudaMemcpyHostToDevice));
+  }
+  ~CublasGrouped() {
+    for (const void *p : {(const void *)da, (const void *)db, (const void *)dc})
+      CHECK(cudaFree(const_cast<void *>(p)));
   }
   cublasStatus_t run() {
     return cublasGemmGroupedBatchedEx(
-        g_cublas, ta.data(), tb.data(), m.data(), n.data(), k.data(), alpha.data(), a.data(),
-        CUDA_R_16BF, lda.data(), b.data(), CUDA_R_16BF, ldb.data(), beta.data(), c.data(),
-        CUDA_R_16BF, ldc.data(), int(size.size()), size.data(), CUBLAS_COMPUTE_32F);
+        g_cublas, ta.data(), tb.data(), m.data(), n.data(), k.data(), alpha.data(), da,
+        CUDA_R_16BF, lda.data(), db, CUDA_R_16BF, ldb.data(), beta.data(), dc, CUDA_R_16BF,
+        ldc.data(), int(size.size()), size.data(), CUBLAS_COMPUTE_32F);
   }
 };
-
-static double median_ms(const std::function<void()> &run) {
-  cudaEvent_t e0, e1;
-  CHECK(cudaEventCreate(&e0));
-  CHECK(cudaEventCreate(&e1));
-  std::vector<float> ms;
-  for (int r = -5; r < 50; ++r) {
-    CHECK(cudaEventRecord(e0));
-    run();
-    CHECK(cudaEventRecord(e1));
-    CHECK(cudaEventSynchronize(e1));
-    float t = 0;
-    CHECK(cudaEventElapsedTime(&t, e0, e1));
-    if (r >= 0)
-      ms.push_back(t);
-  }
-  CHECK(cudaEventDestroy(e0));
-  CHECK(cudaEventDestroy(e1));
-  std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2];
-}
 
 static double max_abs(const std::vector<__nv_bfloat16> &v) {
   double m = 0;
@@ -157,7 +135,7 @@ static void run_set(const char *name, const std::vector<int> &shapes) {
   const int count = int(qs.size());
   CHECK(gemm_grouped_sm90_libts(qs.data(), count, 0));
   for (int g = 0; g < count; ++g)
-    cublas_gemm(qs[g], ref[g]);
+    group_gemm(qs[g], ref[g]);
   CHECK(cudaDeviceSynchronize());
   double err = 0;
   for (int g = 0; g < count; ++g) {
@@ -174,7 +152,7 @@ static void run_set(const char *name, const std::vector<int> &shapes) {
   const double t_libts = median_ms([&] { CHECK(gemm_grouped_sm90_libts(qs.data(), count, 0)); });
   const double t_loop = median_ms([&] {
     for (int g = 0; g < count; ++g)
-      cublas_gemm(qs[g], ref[g]);
+      group_gemm(qs[g], ref[g]);
   });
   CublasGrouped grouped(qs, ref);
   double t_grouped = -1;

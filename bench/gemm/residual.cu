@@ -20,57 +20,13 @@
 #include <functional>
 #include <vector>
 
+#include "bench_util.h"
+
 cudaError_t gemm_residual_sm90_libts(const __nv_bfloat16 *A, const __nv_bfloat16 *B,
                                      const __nv_bfloat16 *R, __nv_bfloat16 *C, int M, int N,
                                      int K, cudaStream_t s);
 
-#define CHECK(x)                                                                               \
-  do {                                                                                         \
-    cudaError_t err_ = (x);                                                                    \
-    if (err_ != cudaSuccess) {                                                                 \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(err_)); \
-      std::exit(2);                                                                            \
-    }                                                                                          \
-  } while (0)
-#define CHECK_CUBLAS(x)                                                                        \
-  do {                                                                                         \
-    if ((x) != CUBLAS_STATUS_SUCCESS) {                                                        \
-      std::fprintf(stderr, "%s:%d: %s failed\n", __FILE__, __LINE__, #x);                      \
-      std::exit(2);                                                                            \
-    }                                                                                          \
-  } while (0)
-
 static cublasHandle_t g_cublas;
-
-/// C = A B^T + beta C (row-major: cuBLAS sees C^T = B A^T, column-major).
-static void cublas_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B, __nv_bfloat16 *C, int M,
-                        int N, int K, float beta) {
-  const float alpha = 1.f;
-  CHECK_CUBLAS(cublasGemmEx(g_cublas, CUBLAS_OP_T, CUBLAS_OP_N, N, M, K, &alpha, B, CUDA_R_16BF,
-                            K, A, CUDA_R_16BF, K, &beta, C, CUDA_R_16BF, N, CUBLAS_COMPUTE_32F,
-                            CUBLAS_GEMM_DEFAULT));
-}
-
-static double median_ms(const std::function<void()> &run) {
-  cudaEvent_t e0, e1;
-  CHECK(cudaEventCreate(&e0));
-  CHECK(cudaEventCreate(&e1));
-  std::vector<float> ms;
-  for (int r = -5; r < 50; ++r) {
-    CHECK(cudaEventRecord(e0));
-    run();
-    CHECK(cudaEventRecord(e1));
-    CHECK(cudaEventSynchronize(e1));
-    float t = 0;
-    CHECK(cudaEventElapsedTime(&t, e0, e1));
-    if (r >= 0)
-      ms.push_back(t);
-  }
-  CHECK(cudaEventDestroy(e0));
-  CHECK(cudaEventDestroy(e1));
-  std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2];
-}
 
 static void run_shape(int M, int N, int K) {
   std::vector<__nv_bfloat16> ha(size_t(M) * K), hb(size_t(N) * K), hr(size_t(M) * N);
@@ -92,7 +48,7 @@ static void run_shape(int M, int N, int K) {
   CHECK(cudaMemcpy(B, hb.data(), hb.size() * 2, cudaMemcpyHostToDevice));
   CHECK(cudaMemcpy(R, hr.data(), hr.size() * 2, cudaMemcpyHostToDevice));
   CHECK(cudaMemcpy(Cref, R, hr.size() * 2, cudaMemcpyDeviceToDevice));
-  cublas_gemm(A, B, Cref, M, N, K, 1.f);
+  cublas_gemm(g_cublas, A, B, Cref, M, N, K, 1.f);
   CHECK(gemm_residual_sm90_libts(A, B, R, C, M, N, K, 0));
   CHECK(cudaDeviceSynchronize());
   std::vector<__nv_bfloat16> hc(hr.size()), href(hr.size());
@@ -105,8 +61,8 @@ static void run_shape(int M, int N, int K) {
   }
   const double t_libts = median_ms([&] { CHECK(gemm_residual_sm90_libts(A, B, R, C, M, N, K, 0)); });
   // In place: each launch adds to what the last one left; the time is the same.
-  const double t_beta1 = median_ms([&] { cublas_gemm(A, B, Cref, M, N, K, 1.f); });
-  const double t_beta0 = median_ms([&] { cublas_gemm(A, B, Cref, M, N, K, 0.f); });
+  const double t_beta1 = median_ms([&] { cublas_gemm(g_cublas, A, B, Cref, M, N, K, 1.f); });
+  const double t_beta0 = median_ms([&] { cublas_gemm(g_cublas, A, B, Cref, M, N, K, 0.f); });
   auto tf = [&](double ms) { return 2.0 * M * N * K / (ms * 1e-3) / 1e12; };
   std::printf("| %d x %d x %d | %.3f | %.1f | %.1f | %.1f | %.3f | %.3f | %.1e |\n", M, N, K,
               t_libts, tf(t_libts), tf(t_beta1), tf(t_beta0), t_beta1 / t_libts,

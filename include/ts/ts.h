@@ -27,6 +27,7 @@
 #include "ts/detail.h"
 #include "ts/domain.h"
 #include "ts/pipeline.h"
+#include "ts/tiles.h"
 #include "ts/owned.h"
 #include "ts/turn.h"
 #include "ts/warpgroup.h"

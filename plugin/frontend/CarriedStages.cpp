@@ -119,7 +119,7 @@ void Walker::declareCarried(const VarDecl *V) {
     return;
   }
   Stages[V] = Handles.at(P);
-  StageIds[V] = int(StageIds.size());
+  StageIds[V] = newStageId();
   Carried.insert(V);
   pushCarry(V->getLocation(), sourceText(Ctx, V->getSourceRange()), V,
             ts::Op::NoStage);

@@ -222,6 +222,8 @@ const CXXForRangeStmt *Walker::asDomainLoop(const Stmt *S) {
     return nullptr;
   bool NonEmpty;
   const Expr *Init = domainExpr(FR, NonEmpty);
+  if (tilesCall(FR))
+    return FR;
   if (const auto *CE = dyn_cast<CXXConstructExpr>(Init))
     return tsRecord(CE->getType(), "domain") ? FR : nullptr;
   if (const auto *Call = dyn_cast<CallExpr>(Init))
@@ -256,6 +258,8 @@ std::optional<Guard> Walker::asGuard(const IfStmt *If) {
 void Walker::recordDomain(const CXXForRangeStmt *FR, Domain &D) {
   D.Present = true;
   D.Loc = toHandle(FR->getForLoc());
+  if (const CallExpr *C = tilesCall(FR))
+    return recordTiles(C, D);
   const Expr *Init = domainExpr(FR, D.NonEmpty);
   std::vector<const Expr *> Args;
   if (const auto *CE = dyn_cast<CXXConstructExpr>(Init))
@@ -684,7 +688,7 @@ void Walker::bindOperands(const OpCall &Op, const VarDecl *Bound, ts::Op &Rec) {
   case OpKind::Wait:
     if (Bound) {
       Stages[Bound] = Op.H;
-      Rec.Stage = StageIds[Bound] = int(StageIds.size());
+      Rec.Stage = StageIds[Bound] = newStageId();
     }
     if (C->getNumArgs() == 1) {
       const auto *DRE =
@@ -812,8 +816,12 @@ void Walker::run(const CompoundStmt *Body) {
       LoopVar = FR->getLoopVariable();
       Loop = FR;
       Sec = Section::Loop;
+      if (TileQueue) // the next tile, at the head of each iteration
+        tileExchange(FR->getColonLoc());
       body(FR->getBody());
       Sec = Section::Tail;
+      if (TileQueue) // the end of the tiles, read once more
+        tileExchange(FR->getColonLoc());
       continue;
     }
     statement(S);
@@ -852,7 +860,7 @@ void Walker::run(const CompoundStmt *Body) {
       misplaced(C, Body, "pipeline operation '" + Name + "'", PositionHint);
   }
   for (const DeclRefExpr *R : Uses.Refs)
-    if (!Uses.ObjectRefs.count(R))
+    if (!Uses.ObjectRefs.count(R) && R != TileQueueRef)
       escapedHandle(R);
   StageEscapes Esc(Stages, [&](const Expr *E) { return asOp(E).has_value(); });
   Esc.TraverseStmt(const_cast<CompoundStmt *>(Body));

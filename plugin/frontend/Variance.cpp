@@ -192,6 +192,7 @@ private:
   FoundList builtinVar(const PseudoObjectExpr *E);
   FoundList call(const CallExpr *C);
   FoundList knownCall(const CallExpr *C, const FunctionDecl *F, bool &Known);
+  FoundList broadcast(const CallExpr *C, const std::string &What);
   bool enter(const CallExpr *C, const FunctionDecl *F, const FunctionDecl *Def);
   void leave(const FunctionDecl *Def, bool Anchor);
   FoundList inlineCall(const CallExpr *C, const FunctionDecl *F,
@@ -376,6 +377,8 @@ FoundList Finder::knownCall(const CallExpr *C, const FunctionDecl *F,
       return {source(V->Src, V->Dim, What, C->getExprLoc())};
     }
   }
+  if (N == "__shfl_sync")
+    return broadcast(C, What);
   bool Atomic = N.starts_with("atomic") || N.starts_with("__nvvm_atom") ||
                 N.starts_with("__atomic_") || N.starts_with("__sync_fetch");
   if (Atomic && (F->getBuiltinID() || isLibrary(F, SM) ||
@@ -383,6 +386,30 @@ FoundList Finder::knownCall(const CallExpr *C, const FunctionDecl *F,
     return {source(Varying::Source::Thread, 0, What, C->getExprLoc())};
   Known = false;
   return {};
+}
+
+/// `__shfl_sync(mask, v, lane[, width])` from a constant lane over the
+/// whole warp: every thread gets the lane's v, so what differed between
+/// threads differs only between warps. Any other lane or width: v's reads.
+FoundList Finder::broadcast(const CallExpr *C, const std::string &What) {
+  if (C->getNumArgs() < 3)
+    return children(C);
+  FoundList Out = expr(C->getArg(1));
+  Expr::EvalResult Lane, Width;
+  const Expr *L = C->getArg(2),
+             *W = C->getNumArgs() > 3 ? C->getArg(3) : nullptr;
+  bool Whole = !W || isa<CXXDefaultArgExpr>(W) ||
+               (!W->isValueDependent() && W->EvaluateAsInt(Width, Ctx) &&
+                Width.Val.getInt().getExtValue() >= 32);
+  if (!Whole || L->isValueDependent() || !L->EvaluateAsInt(Lane, Ctx))
+    return Out;
+  for (Found &F : Out)
+    if (perThread(F.V)) {
+      F.V.Src = Varying::Source::Warp;
+      F.V.What += " (one value per warp, broadcast by " + What + ")";
+      F.Exact = false;
+    }
+  return Out;
 }
 
 FoundList Finder::call(const CallExpr *C) {

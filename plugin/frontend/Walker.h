@@ -48,6 +48,11 @@ private:
   std::optional<OpCall> statementOp(const clang::Stmt *S,
                                     const clang::VarDecl *&Bound);
   const clang::CXXForRangeStmt *asDomainLoop(const clang::Stmt *S);
+  // Dynamic tile loops, `for (int u : ts::tiles(q[, fetch]))` (TileLoops.cpp).
+  static const clang::CallExpr *tilesCall(const clang::CXXForRangeStmt *FR);
+  void recordTiles(const clang::CallExpr *C, Domain &D);
+  void tileExchange(clang::SourceLocation L);
+  int newStageId() { return int(StageIds.size()) + SyntheticStages; }
   std::optional<Guard> asGuard(const clang::IfStmt *If);
   void statement(const clang::Stmt *S);
   bool pdlStatement(const clang::Stmt *S);
@@ -83,7 +88,11 @@ private:
   DiagList &Diags;
   std::map<const clang::VarDecl *, HandleParam> Stages;
   std::map<const clang::VarDecl *, int>
-      StageIds; ///< Op::Stage of each stage variable.
+      StageIds;            ///< Op::Stage of each stage variable.
+  int SyntheticStages = 0; ///< Stages of ts::tiles's own exchanges.
+  /// The tile queue a ts::tiles loop reads or fills, and its handle's use.
+  std::optional<HandleParam> TileQueue;
+  const clang::DeclRefExpr *TileQueueRef = nullptr;
   std::map<const clang::VarDecl *, int>
       TokenOps;                             ///< Token variable -> its try_ op.
   std::set<const clang::VarDecl *> Carried; ///< `ts::stage<R> prev;` variables.

@@ -77,6 +77,9 @@ struct Varying {
     ClusterRank, ///< The CTA's rank or position in its cluster.
     ThreadIndex, ///< threadIdx.<Dim> / Divisor (%tid).
     Thread,      ///< Differs between threads otherwise (lane, atomics, clocks).
+    /// One value per warp: a per-thread value broadcast from one lane
+    /// (`__shfl_sync(mask, v, lane)`); the same in every thread of a warp.
+    Warp,
   } Src = Source::CtaIndex;
   unsigned Dim = 0; ///< CtaIndex, ThreadIndex: 0, 1, 2 for x, y, z.
   uint64_t Divisor =
@@ -88,7 +91,8 @@ struct Varying {
 
 inline bool perThread(const Varying &V) {
   return V.Src == Varying::Source::Thread ||
-         V.Src == Varying::Source::ThreadIndex;
+         V.Src == Varying::Source::ThreadIndex ||
+         V.Src == Varying::Source::Warp;
 }
 
 /// What the front end found an expression reads. Complete: it saw every
@@ -233,6 +237,8 @@ struct Op {
   unsigned Pending = 0;
   /// Section::Inner: which of the task's inner loops (Task::Inners) holds it.
   unsigned Loop = 0;
+  /// One of the stage operations a ts::tiles loop does itself.
+  bool TileLoop = false;
   /// In the verifier's view of a nested task, whose inner loops are written
   /// out: the inner iteration this copy of an Inner op runs (-1 otherwise).
   int InnerIt = -1;
@@ -266,6 +272,10 @@ struct Domain {
   /// A bound reads the enclosing loop's variable: an inner count that may
   /// change from tile to tile.
   bool PerTile = false;
+  /// `ts::tiles(q)`: as many iterations as the scheduler publishes tiles
+  /// in resource Queue, one unknown every task reading the queue shares.
+  bool Dynamic = false;
+  unsigned Queue = ~0u;
   /// `ts::domain(...).nonempty()`: the loop traps unless it runs at least
   /// once, so the verifier need not check a run of zero iterations.
   bool NonEmpty = false;

@@ -41,7 +41,9 @@ std::string kernelReport(const Program &P, const Kernel &K,
          << resourceList(P, T.Produces);
       if (!T.Owns.empty())
         OS << "  owns " << resourceList(P, T.Owns);
-      if (T.Dom.Present)
+      if (T.Dom.Dynamic)
+        OS << "  " << T.Dom.EndText;
+      else if (T.Dom.Present)
         OS << "  domain(" << T.Dom.StartText << ", " << T.Dom.EndText << ", "
            << T.Dom.StepText << ")" << (T.Dom.NonEmpty ? ".nonempty()" : "");
       for (const Domain &D : T.Inners)

@@ -88,6 +88,7 @@ bool variesInCluster(const Kernel &K, const Varying &V) {
     return K.clusterCtas() > 1;
   case Varying::Source::ThreadIndex:
   case Varying::Source::Thread:
+  case Varying::Source::Warp:
     return true;
   }
   return true;

@@ -20,7 +20,7 @@ void checkRegisterPressure(const Program &P, const Kernel &K, DiagList &Out) {
     // TMA producers only issue copies; threads that move or read stage
     // data need registers for it.
     auto Simt = std::find_if(T.Ops.begin(), T.Ops.end(), [&](const Op &O) {
-      if (!O.onResource())
+      if (!O.onResource() || O.TileLoop) // ts::tiles moves one int
         return false;
       PipelineKind Kind = P.Resources[O.Resource].Kind;
       return O.Kind == OpKind::Work && isPipelined(Kind) &&

@@ -17,6 +17,8 @@ namespace {
 /// threadIdx.x / D with D a multiple of the task's span can still be one
 /// value in all of its threads (warps [F, F + N): threads 32F to 32(F+N)-1).
 bool uniformInTask(const Task &T, const Varying &V) {
+  if (V.Src == Varying::Source::Warp) // broadcast within each warp
+    return T.NumWarps == 1;
   if (V.Src != Varying::Source::ThreadIndex || V.Dim != 0)
     return false;
   return (32 * T.FirstWarp) / V.Divisor == (32 * T.endWarp() - 1) / V.Divisor;
@@ -32,12 +34,12 @@ void checkTaskBounds(const Task &T, DiagList &Out) {
                            quote(T.Name) + " may differ between its threads");
       note(D, V.Loc,
            "it depends on " + V.What + ", which differs between threads");
-      note(
-          D, Dom->Loc,
-          "each warp of the task arrives on its pipelines' barriers once per "
-          "iteration; "
-          "bound the loop by values every thread shares (kernel parameters, "
-          "blockIdx, a value broadcast through shared memory before the loop)");
+      note(D, Dom->Loc,
+           "each warp of the task arrives on its pipelines' barriers once per "
+           "iteration; "
+           "bound the loop by values every thread shares (kernel parameters, "
+           "blockIdx, a value broadcast through shared memory before the loop, "
+           "or by __shfl_sync in a task of one warp)");
       break;
     }
   }

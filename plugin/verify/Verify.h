@@ -36,6 +36,9 @@ void checkThreadBounds(const Program &P, const Kernel &K, DiagList &Out);
 /// differ by a known constant.
 void checkDomains(const Program &P, const Kernel &K, const KernelPlan &Plan,
                   DiagList &Out);
+/// ts::tiles loops: their queue is async_async, filled by one one-warp
+/// task, taken only by the loops, in a kernel without a cluster.
+void checkTileQueues(const Program &P, const Kernel &K, DiagList &Out);
 /// Every tma_async stage a task commits got a TMA load on every path.
 void checkTmaBytes(const Program &P, const Kernel &K, const KernelPlan &Plan,
                    DiagList &Out);

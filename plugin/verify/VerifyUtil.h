@@ -49,6 +49,8 @@ inline bool loops(const Task &T) {
 }
 
 inline std::string domainText(const Domain &D) {
+  if (D.Dynamic)
+    return "ts::" + D.EndText;
   return "ts::domain(" + D.StartText + ", " + D.EndText + ", " + D.StepText +
          ")";
 }

@@ -1,9 +1,6 @@
 // The rewritten examples compile with nvcc -G (device debug: nothing
 // inlined, setmaxnreg left out) as nvcc users build them to debug.
 // REQUIRES: nvcc
-// The sanitized build leaves the nvcc compiles out (CI time);
-// emit-examples.cu runs its plugin on every example instead.
-// UNSUPPORTED: asan
 // RUN: %ts_device -O3 -S %src/examples/gemm_sm90.cu -o /dev/null -Xclang -plugin-arg-ts -Xclang -emit=%t.gemm.cu
 // RUN: %nvcc -G -Werror all-warnings -c %t.gemm.cu -o %t.gemm.o
 // RUN: %ts_device -O3 -S -DGEMM_CLUSTER=2 %src/examples/gemm_sm90.cu -o /dev/null -Xclang -plugin-arg-ts -Xclang -emit=%t.gemm2.cu
@@ -12,6 +9,10 @@
 // RUN: %nvcc -G -Werror all-warnings -c %t.residual.cu -o %t.residual.o
 // RUN: %ts_device -O3 -S %src/examples/gemm_grouped_sm90.cu -o /dev/null -Xclang -plugin-arg-ts -Xclang -emit=%t.grouped.cu
 // RUN: %nvcc -G -Werror all-warnings -c %t.grouped.cu -o %t.grouped.o
+// RUN: %ts_device -O3 -S %src/examples/gemm_dynamic_sm90.cu -o /dev/null -Xclang -plugin-arg-ts -Xclang -emit=%t.dynamic.cu
+// RUN: %nvcc -G -Werror all-warnings -c %t.dynamic.cu -o %t.dynamic.o
+// RUN: %ts_device -O3 -S %src/examples/conv_sm90.cu -o /dev/null -Xclang -plugin-arg-ts -Xclang -emit=%t.conv.cu
+// RUN: %nvcc -G -Werror all-warnings -c %t.conv.cu -o %t.conv.o
 // RUN: %ts_device -O3 -S %src/examples/tma_copy.cu -o /dev/null -Xclang -plugin-arg-ts -Xclang -emit=%t.copy.cu
 // RUN: %nvcc -G -Werror all-warnings -c %t.copy.cu -o %t.copy.o
 // RUN: %ts_device -O3 -S %src/examples/reduce.cu -o /dev/null -Xclang -plugin-arg-ts -Xclang -emit=%t.reduce.cu

@@ -1,9 +1,6 @@
 // Every bundled example is verified, rewritten, and the rewrite compiles
 // unchanged with nvcc 13 for sm_90a.
 // REQUIRES: nvcc
-// The sanitized build leaves the nvcc compiles out (CI time);
-// emit-examples.cu runs its plugin on every example instead.
-// UNSUPPORTED: asan
 // RUN: %ts_device -fsyntax-only -Wno-ts-padding %src/examples/tma_copy.cu -Xclang -plugin-arg-ts -Xclang -emit=%t.tma_copy.cu
 // RUN: %nvcc -O3 -c %t.tma_copy.cu -o %t.tma_copy.o
 // RUN: %ts_device -fsyntax-only -Wno-ts-padding %src/examples/reduce.cu -Xclang -plugin-arg-ts -Xclang -emit=%t.reduce.cu
@@ -39,9 +36,18 @@
 // RUN: %ts_device -fsyntax-only -Werror %src/examples/gemm_grouped_sm90.cu -Xclang -plugin-arg-ts -Xclang -emit=%t.grouped.cu
 // RUN: %nvcc -O3 -Werror all-warnings -c %t.grouped.cu -o %t.grouped.o
 // RUN: %nvcc -O3 -DGEMM_NO_MAIN -c %t.grouped.cu -o %t.grouped.lib.o
-// The benchmarks' drivers of both (linked with cuBLAS on the GPU machine).
+// The GEMM with a dynamic tile scheduler (issue 22), as a program and a library.
+// RUN: %ts_device -fsyntax-only -Werror %src/examples/gemm_dynamic_sm90.cu -Xclang -plugin-arg-ts -Xclang -emit=%t.dynamic.cu
+// RUN: %nvcc -O3 -Werror all-warnings -c %t.dynamic.cu -o %t.dynamic.o
+// RUN: %nvcc -O3 -DGEMM_NO_MAIN -c %t.dynamic.cu -o %t.dynamic.lib.o
+// The implicit-GEMM convolution (issue 22), as a program and as bench/conv's library.
+// RUN: %ts_device -fsyntax-only -Werror %src/examples/conv_sm90.cu -Xclang -plugin-arg-ts -Xclang -emit=%t.conv.cu
+// RUN: %nvcc -O3 -Werror all-warnings -c %t.conv.cu -o %t.conv.o
+// RUN: %nvcc -O3 -DCONV_NO_MAIN -Xcompiler -fPIC -c %t.conv.cu -o %t.conv.lib.o
+// The benchmarks' drivers of these (linked with cuBLAS on the GPU machine).
 // RUN: %nvcc -O3 -c %src/bench/gemm/grouped.cu -o %t.grouped.bench.o
 // RUN: %nvcc -O3 -c %src/bench/gemm/residual.cu -o %t.residual.bench.o
+// RUN: %nvcc -O3 -c %src/bench/gemm/dynamic.cu -o %t.dynamic.bench.o
 // So does the one for turns (ts::turns ping-pong), with and without them.
 // RUN: %ts_device -fsyntax-only -Werror %src/test/gpu/ping_pong.cu -Xclang -plugin-arg-ts -Xclang -emit=%t.pp.cu
 // RUN: %nvcc -O3 -c %t.pp.cu -o %t.pp.o

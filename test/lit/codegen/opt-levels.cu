@@ -34,6 +34,12 @@
 // The grouped GEMM (a k-count per group, 6 KiB of parameters).
 // RUN: %ts_cubin -O0 -Werror -c %src/examples/gemm_grouped_sm90.cu -o %t.o
 // RUN: %ts_cubin -O3 -Werror -c %src/examples/gemm_grouped_sm90.cu -o %t.o
+// The implicit-GEMM convolution (im2col TMA loads).
+// RUN: %ts_cubin -O0 -Werror -c %src/examples/conv_sm90.cu -o %t.o
+// RUN: %ts_cubin -O3 -Werror -c %src/examples/conv_sm90.cu -o %t.o
+// The GEMM with a dynamic tile scheduler (ts::tiles).
+// RUN: %ts_cubin -O0 -Werror -c %src/examples/gemm_dynamic_sm90.cu -o %t.o
+// RUN: %ts_cubin -O3 -Werror -c %src/examples/gemm_dynamic_sm90.cu -o %t.o
 // RUN: %ts_cubin -O0 -Werror -DATTN_HEAD_DIM=64 -c %src/examples/attention_sm90.cu -o %t.o
 // RUN: %ts_cubin -O3 -Werror -DATTN_HEAD_DIM=64 -c %src/examples/attention_sm90.cu -o %t.o
 // RUN: %ts_cubin -O0 -Werror -c %src/test/gpu/ping_pong.cu -o %t.o

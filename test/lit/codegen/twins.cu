@@ -4,8 +4,6 @@
 // ts/cluster.h, ts/wgmma.h, ts/tensor_map.h). Nothing runs here: the GPU
 // runs are scripts/gpu-run.sh and bench/gemm/run.sh.
 // REQUIRES: nvcc
-// No plugin runs here: the sanitized build leaves it out (CI time).
-// UNSUPPORTED: asan
 // RUN: %nvcc -O3 -I %src/bench/gemm -c %src/test/gpu/handwritten/gemm_sm90_hand.cu -o %t.gemm.o
 // RUN: %nvcc -O3 -c %src/test/gpu/handwritten/reduce_hand.cu -o %t.reduce.o
 // RUN: %nvcc -O3 -c %src/test/gpu/handwritten/tma_copy_hand.cu -o %t.copy.o

@@ -43,7 +43,7 @@ __device__ void load_n(const Params &p, ts::producer<Tiles> t) {
 }
 [[ts::task(ts::warps(1, 8))]]
 __device__ void use_split(const Params &p, ts::consumer<Tiles> t, ts::producer<Out>) {
-  for (auto i : ts::domain(0, my_count(p))) { // expected-error {{the trip count of this ts::domain loop of task 'use_split' may differ between its threads}} expected-note {{each warp of the task arrives on its pipelines' barriers once per iteration; bound the loop by values every thread shares (kernel parameters, blockIdx, a value broadcast through shared memory before the loop)}}
+  for (auto i : ts::domain(0, my_count(p))) { // expected-error {{the trip count of this ts::domain loop of task 'use_split' may differ between its threads}} expected-note {{each warp of the task arrives on its pipelines' barriers once per iteration; bound the loop by values every thread shares (kernel parameters, blockIdx, a value broadcast through shared memory before the loop, or by __shfl_sync in a task of one warp)}}
     auto s = t.wait();
     p.dst[threadIdx.x] += s->v[0][threadIdx.x % 32];
     t.release(s);

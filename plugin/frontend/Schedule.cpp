@@ -362,7 +362,14 @@ void Walker::innerLoop(const CXXForRangeStmt *FR) {
   unsigned Index = unsigned(T.Inners.size());
   InnerLoops.push_back(FR);
   T.Inners.emplace_back();
+  const std::optional<HandleParam> Queue = TileQueue;
   recordDomain(FR, T.Inners.back());
+  if (tilesCall(FR)) { // its queue exchanges belong to the tile loop
+    error(FR->getForLoc(), "a ts::tiles loop is nested in the task's loop",
+          "make it the task's loop, directly in the task body: the tiles "
+          "come one per iteration of it");
+    TileQueue = Queue; // walked on as a k-loop, for its body's findings
+  }
   size_t First = T.Ops.size();
   const VarDecl *Outer = LoopVar;
   LoopVar = FR->getLoopVariable();
@@ -860,7 +867,7 @@ void Walker::run(const CompoundStmt *Body) {
       misplaced(C, Body, "pipeline operation '" + Name + "'", PositionHint);
   }
   for (const DeclRefExpr *R : Uses.Refs)
-    if (!Uses.ObjectRefs.count(R) && R != TileQueueRef)
+    if (!Uses.ObjectRefs.count(R) && !TileQueueRefs.count(R))
       escapedHandle(R);
   StageEscapes Esc(Stages, [&](const Expr *E) { return asOp(E).has_value(); });
   Esc.TraverseStmt(const_cast<CompoundStmt *>(Body));

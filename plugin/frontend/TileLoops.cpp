@@ -46,7 +46,7 @@ void Walker::recordTiles(const CallExpr *C, Domain &D) {
     return;
   }
   TileQueue = It->second;
-  TileQueueRef = Ref;
+  TileQueueRefs.insert(Ref);
   D.Dynamic = true;
   D.Queue = It->second.Resource;
   D.EndText = "tiles(" + P->getNameAsString() + ")";

@@ -92,7 +92,7 @@ private:
   int SyntheticStages = 0; ///< Stages of ts::tiles's own exchanges.
   /// The tile queue a ts::tiles loop reads or fills, and its handle's use.
   std::optional<HandleParam> TileQueue;
-  const clang::DeclRefExpr *TileQueueRef = nullptr;
+  std::set<const clang::DeclRefExpr *> TileQueueRefs;
   std::map<const clang::VarDecl *, int>
       TokenOps;                             ///< Token variable -> its try_ op.
   std::set<const clang::VarDecl *> Carried; ///< `ts::stage<R> prev;` variables.

@@ -33,7 +33,8 @@ struct Dynamic {
   Builder B;
   unsigned Q = B.resource("Next", PipelineKind::AsyncAsync, 2, 4);
   unsigned R = B.tma("Ops", 4, 4096);
-  explicit Dynamic(unsigned SchedWarps = 1, PipelineKind QueueKind = PipelineKind::AsyncAsync) {
+  explicit Dynamic(unsigned SchedWarps = 1,
+                   PipelineKind QueueKind = PipelineKind::AsyncAsync) {
     B.P.Resources[Q].Kind = QueueKind;
     TaskRef Load = B.task("load", 8, SchedWarps).produces(Q).produces(R);
     tiles(Load, Q, true);
@@ -55,7 +56,9 @@ struct Dynamic {
     checkTileQueues(B.P, B.kernel(), D);
     return D;
   }
-  VerifyResult verify() { return verifyKernel(B.P, B.kernel(), planFor(B.P, B.kernel())); }
+  VerifyResult verify() {
+    return verifyKernel(B.P, B.kernel(), planFor(B.P, B.kernel()));
+  }
 };
 
 TEST(TileQueues, DynamicGemmVerifiesForEveryTileCount) {
@@ -73,7 +76,7 @@ TEST(TileQueues, PlanCountsEveryReaderOnTheQueuesEmptyBarrier) {
   const PipelinePlan *Q = Plan.pipeline(G.Q);
   ASSERT_NE(Q, nullptr);
   EXPECT_EQ(Q->Counts.Empty, 8u * 32u); // every thread of the 8 MMA warps
-  EXPECT_EQ(Q->Counts.Full, 32u);        // every thread of the scheduler warp
+  EXPECT_EQ(Q->Counts.Full, 32u);       // every thread of the scheduler warp
 }
 
 TEST(TileQueues, AStaticReaderDoesNotShareTheTileCount) {
@@ -84,18 +87,22 @@ TEST(TileQueues, AStaticReaderDoesNotShareTheTileCount) {
   DiagList Out;
   checkDomains(G.B.P, G.B.kernel(), planFor(G.B.P, G.B.kernel()), Out);
   ASSERT_FALSE(Out.empty());
-  EXPECT_NE(Out[0].Message.find("may run different trip counts"), std::string::npos);
+  EXPECT_NE(Out[0].Message.find("may run different trip counts"),
+            std::string::npos);
 }
 
 TEST(TileQueues, SchedulerIsOneWarpAndTheQueueAsyncAsync) {
   Dynamic Wide(2);
   DiagList D = Wide.queueChecks();
   ASSERT_EQ(D.size(), 1u) << dump(D);
-  EXPECT_EQ(D[0].Message, "scheduling task 'load' of tile queue 'Next' has 2 warps");
+  EXPECT_EQ(D[0].Message,
+            "scheduling task 'load' of tile queue 'Next' has 2 warps");
   Dynamic Tma(1, PipelineKind::TmaAsync);
   D = Tma.queueChecks();
   ASSERT_EQ(D.size(), 1u) << dump(D);
-  EXPECT_EQ(D[0].Message, "tile queue 'Next' of a ts::tiles loop is tma_async, not async_async");
+  EXPECT_EQ(
+      D[0].Message,
+      "tile queue 'Next' of a ts::tiles loop is tma_async, not async_async");
   EXPECT_EQ(D[0].Loc, resLoc(0));
 }
 
@@ -104,7 +111,8 @@ TEST(TileQueues, ExtraQueueOpsAndClustersAreRefused) {
   G.B.P.Tasks[1].Ops[0].TileLoop = false; // a wait of the user's own
   DiagList D = G.queueChecks();
   ASSERT_EQ(D.size(), 1u) << dump(D);
-  EXPECT_EQ(D[0].Message, "task 'mma' uses tile queue 'Next' outside its ts::tiles loop");
+  EXPECT_EQ(D[0].Message,
+            "task 'mma' uses tile queue 'Next' outside its ts::tiles loop");
   Dynamic C;
   C.B.kernel().Cluster[0] = 2;
   D = C.queueChecks();
@@ -134,7 +142,8 @@ TEST(TileQueues, ASchedulerBlockedOnItsReadersIsADeadlock) {
     Mma.Ops.push_back(MOps[I]);
   VerifyResult V = G.verify();
   ASSERT_TRUE(hasError(V.Diags));
-  EXPECT_NE(dump(V.Diags).find("deadlock: task 'load' blocks forever on wait of 'Done'"),
+  EXPECT_NE(dump(V.Diags).find(
+                "deadlock: task 'load' blocks forever on wait of 'Done'"),
             std::string::npos)
       << dump(V.Diags);
 }

@@ -13,6 +13,7 @@
 // RUN: %ts_device -fsyntax-only -DCLUSTER %s -Xclang -verify=cluster
 // RUN: %ts_device -fsyntax-only -DDONE_FIRST %s -Xclang -verify=done
 // RUN: %ts_device -fsyntax-only -DNOT_A_HANDLE %s -Xclang -verify=handle
+// RUN: %ts_device -fsyntax-only -DNESTED %s -Xclang -verify=nested
 // ok-no-diagnostics
 #include <ts/ts.h>
 
@@ -102,6 +103,17 @@ __device__ void store(const Params &p, ts::consumer<Next> next, ts::consumer<Don
     auto d = done.wait();
     p.out[u * 128 + threadIdx.x % 32] = d->v[threadIdx.x % 32];
     done.release(d);
+  }
+}
+#elif defined(NESTED) // the tiles as a k-loop of a static tile loop
+[[ts::task(ts::warps(5, 1))]]
+__device__ void store(const Params &p, ts::consumer<Next> next, ts::consumer<Done> done) {
+  for (auto t : ts::domain(0, p.tiles)) {
+    for (int u : ts::tiles(next)) { // nested-error {{a ts::tiles loop is nested in the task's loop}} nested-note {{make it the task's loop, directly in the task body}}
+      auto d = done.wait();
+      p.out[u * 128 + threadIdx.x % 32] = d->v[threadIdx.x % 32];
+      done.release(d);
+    }
   }
 }
 #elif defined(TWO_SCHEDULERS)

@@ -1,10 +1,10 @@
 //===- AddressOnly.cpp - Declarations that take a stage's address ---------===//
 #include "frontend/AddressOnly.h"
+#include "frontend/AstWalk.h"
 #include "frontend/Vocabulary.h"
 #include "frontend/Wgmma.h"
 
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 
 #include <algorithm>
 
@@ -15,17 +15,17 @@ namespace ts {
 namespace {
 
 bool mentionsStage(const Expr *E, StagePredicate IsStage) {
-  struct Refs : RecursiveASTVisitor<Refs> {
+  struct Refs : AstWalk {
     StagePredicate IsStage;
     bool Found = false;
     explicit Refs(StagePredicate P) : IsStage(P) {}
-    bool VisitDeclRefExpr(DeclRefExpr *R) {
+    bool visitDeclRefExpr(DeclRefExpr *R) override {
       const auto *V = dyn_cast<VarDecl>(R->getDecl());
       Found |= V && IsStage(V);
       return !Found;
     }
   } R(IsStage);
-  R.TraverseStmt(const_cast<Expr *>(E));
+  R.walk(E);
   return R.Found;
 }
 

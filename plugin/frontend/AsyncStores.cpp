@@ -1,9 +1,11 @@
 //===- AsyncStores.cpp - Statements that may start TMA stores -------------===//
 #include "frontend/AsyncStores.h"
+#include "frontend/AstWalk.h"
 #include "frontend/HiddenCalls.h"
 
 #include "clang/AST/DeclCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
 
 #include <set>
 
@@ -36,7 +38,7 @@ constexpr unsigned MaxDepth = 8;
 /// when its body is in the translation unit; anything else (a call through
 /// a pointer, a virtual call, a function without a body, a non-trivial
 /// constructor, inline assembly naming a bulk copy) may store.
-struct StoreWalk : RecursiveASTVisitor<StoreWalk> {
+struct StoreWalk : AstWalk {
   std::set<const Decl *> &Seen;
   unsigned Depth;
   bool May = false;
@@ -51,7 +53,7 @@ struct StoreWalk : RecursiveASTVisitor<StoreWalk> {
     if (!Seen.insert(Def->getCanonicalDecl()).second)
       return true; // being walked already: its calls are counted there
     StoreWalk In(Seen, Depth + 1);
-    In.TraverseStmt(Def->getBody());
+    In.walk(Def->getBody());
     return !In.May;
   }
   bool safeCall(const FunctionDecl *F) {
@@ -65,16 +67,16 @@ struct StoreWalk : RecursiveASTVisitor<StoreWalk> {
       return false;
     return follow(F);
   }
-  bool VisitCallExpr(CallExpr *C) {
+  bool visitCallExpr(CallExpr *C) override {
     May |= !safeCall(C->getDirectCallee());
     return !May;
   }
-  bool VisitCXXConstructExpr(CXXConstructExpr *C) {
+  bool visitCXXConstructExpr(CXXConstructExpr *C) override {
     const CXXConstructorDecl *F = C->getConstructor();
     May |= !F->isTrivial() && !inTsOutsideTma(F);
     return !May;
   }
-  bool VisitGCCAsmStmt(GCCAsmStmt *A) {
+  bool visitGCCAsmStmt(GCCAsmStmt *A) override {
     May |= A->getAsmString()->getString().contains("bulk");
     return !May;
   }
@@ -85,7 +87,7 @@ struct StoreWalk : RecursiveASTVisitor<StoreWalk> {
 bool mayStoreAsync(const Stmt *S) {
   std::set<const Decl *> Seen;
   StoreWalk W(Seen, 0);
-  W.TraverseStmt(const_cast<Stmt *>(S));
+  W.walk(S);
   return W.May;
 }
 

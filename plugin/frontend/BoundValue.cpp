@@ -1,9 +1,9 @@
 //===- BoundValue.cpp - Domain bounds compared by value -------------------===//
 #include "frontend/BoundValue.h"
+#include "frontend/AstWalk.h"
 #include "frontend/Vocabulary.h"
 
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
@@ -45,7 +45,7 @@ bool mutableRef(QualType T) {
 /// Every way a body may change V or a part of it: assignments, increments,
 /// its address taken, a non-const reference bound to it (a parameter or a
 /// local alias), a non-const member function called on it.
-struct Writes : RecursiveASTVisitor<Writes> {
+struct Writes : AstWalk {
   const VarDecl *V;
   SourceLocation At; // the first write found
   bool hit(bool Found, SourceLocation L) {
@@ -53,38 +53,38 @@ struct Writes : RecursiveASTVisitor<Writes> {
       At = L.isValid() ? L : V->getLocation();
     return At.isInvalid(); // stop at the first
   }
-  bool VisitUnaryOperator(UnaryOperator *U) {
+  bool visitUnaryOperator(UnaryOperator *U) override {
     return hit((U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) &&
                    isRef(U->getSubExpr(), V),
                U->getExprLoc());
   }
-  bool VisitBinaryOperator(BinaryOperator *B) {
+  bool visitBinaryOperator(BinaryOperator *B) override {
     return hit(B->isAssignmentOp() && isRef(B->getLHS(), V), B->getExprLoc());
   }
   // An array decayed to a pointer other than to index it: a write through
   // the pointer would go unseen. Parents are visited first.
   llvm::SmallPtrSet<const Expr *, 8> Indexed;
-  bool VisitArraySubscriptExpr(ArraySubscriptExpr *A) {
+  bool visitArraySubscriptExpr(ArraySubscriptExpr *A) override {
     Indexed.insert(A->getBase()->IgnoreParens());
     return true;
   }
-  bool VisitImplicitCastExpr(ImplicitCastExpr *C) {
+  bool visitImplicitCastExpr(ImplicitCastExpr *C) override {
     return hit(C->getCastKind() == CK_ArrayToPointerDecay &&
                    !Indexed.count(C) && isRef(C->getSubExpr(), V),
                C->getExprLoc());
   }
-  bool VisitVarDecl(VarDecl *D) {
+  bool visitVarDecl(VarDecl *D) override {
     return hit(D != V && mutableRef(D->getType()) && D->getInit() &&
                    isRef(D->getInit(), V),
                D->getLocation());
   }
-  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *C) {
+  bool visitCXXMemberCallExpr(CXXMemberCallExpr *C) override {
     const CXXMethodDecl *M = C->getMethodDecl();
     return hit(M && !M->isConst() && !M->isStatic() &&
                    isRef(C->getImplicitObjectArgument(), V),
                C->getExprLoc());
   }
-  bool VisitCallExpr(CallExpr *C) {
+  bool visitCallExpr(CallExpr *C) override {
     const FunctionDecl *F = C->getDirectCallee();
     if (!F)
       return true;
@@ -104,9 +104,9 @@ struct Writes : RecursiveASTVisitor<Writes> {
   }
 };
 
-struct Refs : RecursiveASTVisitor<Refs> {
+struct Refs : AstWalk {
   std::vector<const DeclRefExpr *> Found;
-  bool VisitDeclRefExpr(DeclRefExpr *R) {
+  bool visitDeclRefExpr(DeclRefExpr *R) override {
     Found.push_back(R);
     return true;
   }
@@ -156,7 +156,7 @@ public:
     if (const auto *D = dyn_cast<CXXDefaultArgExpr>(E))
       return render(D->getExpr(), Depth);
     Refs Rs; // anything else: its text, unless it reads a local
-    Rs.TraverseStmt(const_cast<Expr *>(E));
+    Rs.walk(E);
     if (anyLocal(Rs))
       return unique(E->getBeginLoc());
     std::string Text; // printed from the AST: a macro's text could differ
@@ -219,7 +219,7 @@ private:
 SourceLocation firstWrite(const Stmt *S, const VarDecl *V) {
   Writes W;
   W.V = V;
-  W.TraverseStmt(const_cast<Stmt *>(S));
+  W.walk(S);
   return W.At;
 }
 

@@ -1,11 +1,11 @@
 //===- CarriedStages.cpp - Stage variables that outlive an iteration ------===//
 #include "frontend/CarriedStages.h"
+#include "frontend/AstWalk.h"
 #include "frontend/DiagEmitter.h"
 #include "frontend/Vocabulary.h"
 #include "frontend/Walker.h"
 
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 
 using namespace clang;
 
@@ -58,9 +58,9 @@ namespace walk {
 namespace {
 
 /// All assignments to stage variables in a body, wherever they stand.
-struct StageAssigns : RecursiveASTVisitor<StageAssigns> {
+struct StageAssigns : AstWalk {
   std::vector<const CXXOperatorCallExpr *> Found;
-  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *C) {
+  bool visitCXXOperatorCallExpr(CXXOperatorCallExpr *C) override {
     if (asStageAssign(C))
       Found.push_back(C);
     return true;
@@ -173,7 +173,7 @@ void Walker::takenIntoExisting(const StageAssign &A, const OpCall &Op) {
 /// nested loop, an expression) would change what a variable holds unseen.
 void Walker::checkStageAssigns(const CompoundStmt *Body) {
   StageAssigns All;
-  All.TraverseStmt(const_cast<CompoundStmt *>(Body));
+  All.walk(Body);
   for (const CXXOperatorCallExpr *C : All.Found)
     if (!AcceptedAssigns.count(C))
       misplaced(C, Body,

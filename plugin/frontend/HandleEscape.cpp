@@ -1,9 +1,9 @@
 //===- HandleEscape.cpp - A pipeline handle passed to a helper ------------===//
 #include "frontend/HandleEscape.h"
+#include "frontend/AstWalk.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 
 #include <algorithm>
 
@@ -14,11 +14,11 @@ namespace ts {
 namespace {
 
 /// Member calls on one parameter, in source order.
-struct OpsOn : RecursiveASTVisitor<OpsOn> {
+struct OpsOn : AstWalk {
   const ParmVarDecl *Param;
   std::vector<std::string> Names;
   explicit OpsOn(const ParmVarDecl *P) : Param(P) {}
-  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *C) {
+  bool visitCXXMemberCallExpr(CXXMemberCallExpr *C) override {
     const auto *Ref = dyn_cast_or_null<DeclRefExpr>(
         C->getImplicitObjectArgument()
             ? C->getImplicitObjectArgument()->IgnoreParenImpCasts()
@@ -73,7 +73,7 @@ HandlePassed handlePassed(ASTContext &Ctx, const DeclRefExpr *R) {
   if (!F->hasBody(Def) || Arg >= Def->getNumParams())
     return Out;
   OpsOn V(Def->getParamDecl(Arg));
-  V.TraverseStmt(Def->getBody());
+  V.walk(Def->getBody());
   Out.Ops = std::move(V.Names);
   return Out;
 }

@@ -1,9 +1,8 @@
 //===- HiddenCalls.cpp - Schedule calls inside helper functions -----------===//
 #include "frontend/HiddenCalls.h"
+#include "frontend/AstWalk.h"
 #include "frontend/Vocabulary.h"
 #include "frontend/Wgmma.h"
-
-#include "clang/AST/RecursiveASTVisitor.h"
 
 #include <set>
 
@@ -13,14 +12,14 @@ namespace ts {
 
 namespace {
 
-struct CallSites : RecursiveASTVisitor<CallSites> {
+struct CallSites : AstWalk {
   std::vector<const CallExpr *> Found;
   std::vector<const AsmStmt *> Asm;
-  bool VisitCallExpr(CallExpr *C) {
+  bool visitCallExpr(CallExpr *C) override {
     Found.push_back(C);
     return true;
   }
-  bool VisitAsmStmt(AsmStmt *A) {
+  bool visitAsmStmt(AsmStmt *A) override {
     Asm.push_back(A);
     return true;
   }
@@ -41,7 +40,7 @@ const CallExpr *scheduleCallIn(const FunctionDecl *F,
       !Seen.insert(Def->getCanonicalDecl()).second)
     return nullptr;
   CallSites Calls;
-  Calls.TraverseStmt(Def->getBody());
+  Calls.walk(Def->getBody());
   for (const CallExpr *C : Calls.Found)
     if (isScheduleCall(C))
       return C;
@@ -60,7 +59,7 @@ const Stmt *reachIn(const Stmt *Body, const ReachMatch &Match,
   if (Depth > 8)
     return nullptr;
   CallSites Sites;
-  Sites.TraverseStmt(const_cast<Stmt *>(Body));
+  Sites.walk(Body);
   for (const CallExpr *C : Sites.Found)
     if (Match(C))
       return C;
@@ -109,7 +108,7 @@ const Stmt *reaches(const Stmt *S, const ReachMatch &Match,
 
 std::vector<HiddenCall> hiddenScheduleCalls(const Stmt *Body) {
   CallSites Calls;
-  Calls.TraverseStmt(const_cast<Stmt *>(Body));
+  Calls.walk(Body);
   std::vector<HiddenCall> Out;
   for (const CallExpr *C : Calls.Found) {
     const FunctionDecl *F = userCallee(C);

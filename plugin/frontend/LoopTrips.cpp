@@ -1,8 +1,7 @@
 //===- LoopTrips.cpp - For loops that run a constant number of times ------===//
 #include "frontend/LoopTrips.h"
+#include "frontend/AstWalk.h"
 #include "frontend/BoundValue.h"
-
-#include "clang/AST/RecursiveASTVisitor.h"
 
 using namespace clang;
 
@@ -12,14 +11,14 @@ namespace {
 
 /// No statement in S leaves the loop early or changes V.
 bool runsThrough(const Stmt *S, const VarDecl *V) {
-  struct Exits : RecursiveASTVisitor<Exits> {
+  struct Exits : AstWalk {
     bool Found = false;
-    bool VisitStmt(Stmt *X) {
+    bool visitStmt(Stmt *X) override {
       Found |= isa<BreakStmt, ContinueStmt, ReturnStmt, GotoStmt>(X);
       return !Found;
     }
   } E;
-  E.TraverseStmt(const_cast<Stmt *>(S));
+  E.walk(S);
   return !E.Found && !writesVar(S, V);
 }
 

@@ -1,6 +1,7 @@
 //===- Schedule.cpp - Task body to head/loop/tail ops ---------------------===//
 #include "frontend/Schedule.h"
 #include "frontend/AddressOnly.h"
+#include "frontend/AstWalk.h"
 #include "frontend/AsyncStores.h"
 #include "frontend/BoundValue.h"
 #include "frontend/DiagEmitter.h"
@@ -13,7 +14,7 @@
 #include "frontend/Walker.h"
 #include "frontend/Wgmma.h"
 
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/Attr.h"
 #include "clang/AST/StmtCXX.h"
 
 #include <functional>
@@ -57,7 +58,7 @@ std::optional<OpKind> opKindOf(StringRef Method, Role R) {
 }
 
 /// Every member call on a handle parameter, and every other use of one.
-struct HandleUses : RecursiveASTVisitor<HandleUses> {
+struct HandleUses : AstWalk {
   const std::map<const ParmVarDecl *, HandleParam> &Handles;
   std::vector<const CXXMemberCallExpr *> Calls;
   std::set<const DeclRefExpr *> ObjectRefs;
@@ -74,7 +75,7 @@ struct HandleUses : RecursiveASTVisitor<HandleUses> {
           return P;
     return nullptr;
   }
-  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *C) {
+  bool visitCXXMemberCallExpr(CXXMemberCallExpr *C) override {
     if (handleOf(C->getImplicitObjectArgument())) {
       Calls.push_back(C);
       ObjectRefs.insert(cast<DeclRefExpr>(
@@ -82,7 +83,7 @@ struct HandleUses : RecursiveASTVisitor<HandleUses> {
     }
     return true;
   }
-  bool VisitDeclRefExpr(DeclRefExpr *E) {
+  bool visitDeclRefExpr(DeclRefExpr *E) override {
     if (handleOf(E))
       Refs.push_back(E);
     return true;
@@ -90,9 +91,9 @@ struct HandleUses : RecursiveASTVisitor<HandleUses> {
 };
 
 /// Every call of ts::pdl_wait / ts::pdl_launch_dependents in a body.
-struct PdlCalls : RecursiveASTVisitor<PdlCalls> {
+struct PdlCalls : AstWalk {
   std::vector<const CallExpr *> Found;
-  bool VisitCallExpr(CallExpr *C) {
+  bool visitCallExpr(CallExpr *C) override {
     bool IsWait = false;
     if (asPdlCall(C, IsWait))
       Found.push_back(C);
@@ -103,12 +104,12 @@ struct PdlCalls : RecursiveASTVisitor<PdlCalls> {
 } // namespace
 
 /// References to stage variables inside one statement.
-struct StageRefs : RecursiveASTVisitor<StageRefs> {
+struct StageRefs : AstWalk {
   const std::map<const VarDecl *, HandleParam> &Stages;
   std::vector<std::pair<const VarDecl *, SourceLocation>> Found;
   explicit StageRefs(const std::map<const VarDecl *, HandleParam> &S)
       : Stages(S) {}
-  bool VisitDeclRefExpr(DeclRefExpr *E) {
+  bool visitDeclRefExpr(DeclRefExpr *E) override {
     if (const auto *V = dyn_cast<VarDecl>(E->getDecl()))
       if (Stages.count(V))
         Found.push_back({V, E->getLocation()});
@@ -120,7 +121,7 @@ namespace {
 
 /// Stage variables that do not come from an op, and stages used inside
 /// lambdas: either hides when the stage is touched.
-struct StageEscapes : RecursiveASTVisitor<StageEscapes> {
+struct StageEscapes : AstWalk {
   const std::map<const VarDecl *, HandleParam> &Stages;
   std::function<bool(const Expr *)> IsOp;
   unsigned LambdaDepth = 0;
@@ -131,13 +132,12 @@ struct StageEscapes : RecursiveASTVisitor<StageEscapes> {
                std::function<bool(const Expr *)> IsOp)
       : Stages(S), IsOp(std::move(IsOp)) {}
 
-  bool TraverseLambdaExpr(LambdaExpr *L) {
+  bool enterLambda(LambdaExpr *) override {
     ++LambdaDepth;
-    bool R = RecursiveASTVisitor::TraverseLambdaExpr(L);
-    --LambdaDepth;
-    return R;
+    return true;
   }
-  bool VisitVarDecl(VarDecl *V) {
+  void leaveLambda(LambdaExpr *) override { --LambdaDepth; }
+  bool visitVarDecl(VarDecl *V) override {
     QualType T = V->getType();
     while (const ArrayType *AT = T->getAsArrayTypeUnsafe())
       T = AT->getElementType();
@@ -146,7 +146,7 @@ struct StageEscapes : RecursiveASTVisitor<StageEscapes> {
       Unbound.push_back(V);
     return true;
   }
-  bool VisitDeclRefExpr(DeclRefExpr *E) {
+  bool visitDeclRefExpr(DeclRefExpr *E) override {
     if (LambdaDepth)
       if (const auto *V = dyn_cast<VarDecl>(E->getDecl()); V && Stages.count(V))
         InLambda.push_back(E);
@@ -482,7 +482,7 @@ void Walker::escapedHandle(const DeclRefExpr *R) {
 
 void Walker::checkPdlPositions(const CompoundStmt *Body) {
   PdlCalls Calls;
-  Calls.TraverseStmt(const_cast<CompoundStmt *>(Body));
+  Calls.walk(Body);
   for (const CallExpr *C : Calls.Found)
     if (!AcceptedPdl.count(C))
       misplaced(C, Body, "'" + C->getDirectCallee()->getNameAsString() + "'",
@@ -531,13 +531,13 @@ void Walker::statement(const Stmt *S) {
     }
   // Any other statement: it is work on every stage it mentions.
   StageRefs Refs(Stages);
-  Refs.TraverseStmt(const_cast<Stmt *>(S));
+  Refs.walk(S);
   if (!Refs.Found.empty() && (addressAssigned(S) || hiddenAsync(S)))
     return;
   deriveStages(S, Refs);
   TmaLoads Loads(Ctx, Stages, S);
   if (!Refs.Found.empty())
-    Loads.TraverseStmt(const_cast<Stmt *>(S));
+    Loads.walk(S);
   bool Mma = !Refs.Found.empty() && issuesMma(S);
   bool Stores = !Refs.Found.empty() && mayStoreAsync(S);
   std::vector<const VarDecl *> Seen;
@@ -609,34 +609,34 @@ bool Walker::carriesAddress(QualType T, const Expr *E) const {
     return true;
   if (!T->isIntegralOrEnumerationType())
     return false;
-  struct Flow : RecursiveASTVisitor<Flow> {
+  struct Flow : AstWalk {
     const Walker &W;
     bool Found = false;
     explicit Flow(const Walker &W) : W(W) {}
     bool refsStage(const Expr *X) {
       StageRefs R(W.Stages);
-      R.TraverseStmt(const_cast<Expr *>(X));
+      R.walk(X);
       return !R.Found.empty();
     }
-    bool VisitDeclRefExpr(DeclRefExpr *R) { // a derived integer
+    bool visitDeclRefExpr(DeclRefExpr *R) override { // a derived integer
       const auto *V = dyn_cast<VarDecl>(R->getDecl());
       Found |=
           V && W.Stages.count(V) && V->getType()->isIntegralOrEnumerationType();
       return !Found;
     }
-    bool VisitCastExpr(CastExpr *C) {
+    bool visitCastExpr(CastExpr *C) override {
       Found |= C->getCastKind() == CK_PointerToIntegral &&
                refsStage(C->getSubExpr());
       return !Found;
     }
-    bool VisitCallExpr(CallExpr *C) {
+    bool visitCallExpr(CallExpr *C) override {
       if (C->getType()->isIntegralOrEnumerationType())
         for (const Expr *A : C->arguments())
           Found |= A->getType()->isPointerType() && refsStage(A);
       return !Found;
     }
   } F(*this);
-  F.TraverseStmt(const_cast<Expr *>(E));
+  F.walk(E);
   return F.Found;
 }
 
@@ -664,7 +664,7 @@ bool Walker::addressAssigned(const Stmt *S) {
   if (!B || B->getOpcode() != BO_Assign)
     return false;
   StageRefs Refs(Stages);
-  Refs.TraverseStmt(B->getRHS());
+  Refs.walk(B->getRHS());
   if (Refs.Found.empty() ||
       !carriesAddress(B->getLHS()->getType(), B->getRHS()))
     return false;
@@ -845,7 +845,7 @@ void Walker::run(const CompoundStmt *Body) {
           "shows when it runs",
           H.Inner->getExprLoc());
   HandleUses Uses(Handles);
-  Uses.TraverseStmt(const_cast<CompoundStmt *>(Body));
+  Uses.walk(Body);
   for (const CXXMemberCallExpr *C : Uses.Calls) {
     if (Accepted.count(C))
       continue;
@@ -870,7 +870,7 @@ void Walker::run(const CompoundStmt *Body) {
     if (!Uses.ObjectRefs.count(R) && !TileQueueRefs.count(R))
       escapedHandle(R);
   StageEscapes Esc(Stages, [&](const Expr *E) { return asOp(E).has_value(); });
-  Esc.TraverseStmt(const_cast<CompoundStmt *>(Body));
+  Esc.walk(Body);
   checkStageAssigns(Body);
   for (const VarDecl *V : Esc.Unbound)
     if (!Rejected.count(V))

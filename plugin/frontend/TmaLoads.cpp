@@ -179,7 +179,7 @@ void TmaLoads::shareStride(const Expr *Dst, Load &L) const {
   L.ShareExtent = Array->getSize().getZExtValue();
 }
 
-bool TmaLoads::VisitCallExpr(CallExpr *C) {
+bool TmaLoads::visitCallExpr(CallExpr *C) {
   const FunctionDecl *F = C->getDirectCallee();
   if (!isTmaLoad(F) || C->getNumArgs() == 0)
     return true;

@@ -12,7 +12,7 @@
 #include "frontend/Schedule.h"
 #include "frontend/Variance.h"
 
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "frontend/AstWalk.h"
 
 #include <optional>
 #include <string>
@@ -23,7 +23,7 @@ namespace ts {
 /// Calls to ts::tma::load, load_multicast and load_with_barrier in one
 /// statement whose barrier is a stage's, and whether each runs on every
 /// path of the statement.
-struct TmaLoads : clang::RecursiveASTVisitor<TmaLoads> {
+struct TmaLoads : AstWalk {
   struct Load {
     unsigned Resource;
     bool Always;
@@ -51,7 +51,7 @@ struct TmaLoads : clang::RecursiveASTVisitor<TmaLoads> {
            const clang::Stmt *Top)
       : Ctx(Ctx), Stages(S), Top(Top) {}
 
-  bool VisitCallExpr(clang::CallExpr *C);
+  bool visitCallExpr(clang::CallExpr *C) override;
 
   /// ts::tma::load, load_multicast or load_with_barrier.
   static bool isTmaLoad(const clang::FunctionDecl *F);

@@ -10,12 +10,12 @@
 //
 //===----------------------------------------------------------------------===//
 #include "frontend/Variance.h"
+#include "frontend/AstWalk.h"
 #include "frontend/DiagEmitter.h"
 #include "frontend/Vocabulary.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 
@@ -104,14 +104,14 @@ struct LocalWrites {
   std::map<const VarDecl *, const Expr *> RangeOf;
 };
 
-struct RefCollector : RecursiveASTVisitor<RefCollector> {
+struct RefCollector : AstWalk {
   std::vector<const DeclRefExpr *> Refs;
   std::map<const VarDecl *, const Expr *> RangeOf;
-  bool VisitCXXForRangeStmt(CXXForRangeStmt *FR) {
+  bool visitCXXForRangeStmt(CXXForRangeStmt *FR) override {
     RangeOf[FR->getLoopVariable()] = FR->getRangeInit();
     return true;
   }
-  bool VisitDeclRefExpr(DeclRefExpr *E) {
+  bool visitDeclRefExpr(DeclRefExpr *E) override {
     if (const auto *V = dyn_cast<VarDecl>(E->getDecl());
         V && V->hasLocalStorage())
       Refs.push_back(E);
@@ -237,7 +237,7 @@ const LocalWrites &Finder::writes(const FunctionDecl *F) {
   if (Stmt *Body = F->getBody()) {
     ParentMap PM(Body);
     RefCollector RC;
-    RC.TraverseStmt(Body);
+    RC.walk(Body);
     for (const DeclRefExpr *Ref : RC.Refs)
       classifyRef(Ref, PM, W);
     W.RangeOf = std::move(RC.RangeOf);
@@ -469,15 +469,15 @@ void Finder::leave(const FunctionDecl *Def, bool Anchor) {
 FoundList Finder::inlineCall(const CallExpr *C, const FunctionDecl *F,
                              const FunctionDecl *Def) {
   bool Anchor = enter(C, F, Def);
-  struct Returns : RecursiveASTVisitor<Returns> {
+  struct Returns : AstWalk {
     std::vector<const Expr *> Values;
-    bool VisitReturnStmt(ReturnStmt *R) {
+    bool visitReturnStmt(ReturnStmt *R) override {
       Values.push_back(R->getRetValue());
       return true;
     }
-    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+    bool enterLambda(LambdaExpr *) override { return false; }
   } Rets;
-  Rets.TraverseStmt(Def->getBody());
+  Rets.walk(Def->getBody());
   FoundList Out;
   for (const Expr *V : Rets.Values)
     join(Out, expr(V), /*KeepExact=*/Rets.Values.size() == 1);

@@ -4,8 +4,6 @@
 #include "frontend/HiddenCalls.h"
 #include "frontend/Vocabulary.h"
 
-#include "clang/AST/RecursiveASTVisitor.h"
-
 using namespace clang;
 
 namespace ts {

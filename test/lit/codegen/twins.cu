@@ -7,9 +7,9 @@
 // RUN: %nvcc -O3 -I %src/bench/gemm -c %src/test/gpu/handwritten/gemm_sm90_hand.cu -o %t.gemm.o
 // RUN: %nvcc -O3 -c %src/test/gpu/handwritten/reduce_hand.cu -o %t.reduce.o
 // RUN: %nvcc -O3 -c %src/test/gpu/handwritten/tma_copy_hand.cu -o %t.copy.o
-// The attention twin, as its self-check program and as bench/attention's library.
+// The attention twin, as its self-check program (bench/attention's library
+// build, -DATTN_HAND_LIBRARY, only leaves main() out).
 // RUN: %nvcc -O3 -c %src/test/gpu/handwritten/attention_sm90_hand.cu -o %t.attn.o
-// RUN: %nvcc -O3 -DATTN_HAND_LIBRARY -Xcompiler -fPIC -c %src/test/gpu/handwritten/attention_sm90_hand.cu -o %t.attn.lib.o
 // RUN: %nvcc -O3 -DATTN_HEAD_DIM=64 -c %src/test/gpu/handwritten/attention_sm90_hand.cu -o %t.attn64.o
 // RUN: %nvcc -O3 -I %src/bench/gemm -DGEMM_HAND_VARIANTS=1 -DGEMM_WITH_LIBTS=1 -DGEMM_WITH_LIBTS_CLUSTER=1 -c %src/bench/gemm/bench.cu -o %t.bench.o
 // The cluster variant of the twin uses the multicast load and the cluster barrier.

@@ -4,7 +4,7 @@
 // proves the edit applied.
 //
 // The normal build runs these; the sanitized one leaves them out (CI
-// time) and verifies the example itself in codegen/opt-levels.cu.
+// time) and verifies the example itself in verify/examples-asan.cu.
 // UNSUPPORTED: asan
 //
 // The example as it stands verifies with no findings, for every number of

@@ -62,7 +62,8 @@ private:
   Condition condition(const Expr *E) const;
   void conjunct(const Expr *E, Condition &C) const;
   std::optional<StoreEvent> comparison(const Expr *E) const;
-  void branch(const Stmt *S, const Condition &C, bool Then, SourceLocation L);
+  int branch(const Stmt *S, const Condition &C, bool Then, SourceLocation L,
+             int ThenIf = -1);
   void write(const Expr *Target, SourceLocation L);
   void push(StoreEvent::Kind K, SourceLocation L, const Expr *Target = nullptr);
   Key keyOf(const Expr *E, unsigned Depth, bool Value = false) const;
@@ -105,8 +106,9 @@ void Builder::stmt(const Stmt *S) {
     stmt(If->getInit());
     expr(If->getCond());
     Condition C = condition(If->getCond());
-    branch(If->getThen(), C, true, If->getBeginLoc());
-    return branch(If->getElse(), C, false, If->getBeginLoc());
+    int ThenIf = branch(If->getThen(), C, true, If->getBeginLoc());
+    branch(If->getElse(), C, false, If->getBeginLoc(), ThenIf);
+    return;
   }
   if (const auto *F = dyn_cast<ForStmt>(S))
     return forLoop(F);
@@ -218,19 +220,23 @@ std::optional<StoreEvent> Builder::comparison(const Expr *E) const {
 /// comparisons are evaluated per iteration; any other condition may hold
 /// or not. The else branch of a condition with parts runs when any part
 /// fails, which only an unknown condition describes.
-void Builder::branch(const Stmt *S, const Condition &C, bool Then,
-                     SourceLocation L) {
+/// The branch's events under the If events of its condition; the index of
+/// its one If event, if one (an `else` then runs exactly when it did not).
+int Builder::branch(const Stmt *S, const Condition &C, bool Then,
+                    SourceLocation L, int ThenIf) {
   if (!S || (Then && C.Never) || (!Then && C.always()))
-    return;
+    return -1;
   std::vector<StoreEvent> Ifs;
   if (Then) {
     Ifs = C.Known;
   } else if (C.Never) {
-    return stmt(S);
+    stmt(S);
+    return -1;
   }
   if ((Then && C.Unknown) || (!Then && (C.Unknown || !C.Known.empty()))) {
     StoreEvent Maybe;
     Maybe.K = StoreEvent::Kind::If;
+    Maybe.Else = Then ? -1 : ThenIf;
     Ifs.push_back(Maybe);
   }
   std::vector<size_t> At;
@@ -246,6 +252,7 @@ void Builder::branch(const Stmt *S, const Condition &C, bool Then,
   Guarded = Saved;
   for (size_t I : At)
     T.StoreEvents[I].End = int(T.StoreEvents.size());
+  return At.size() == 1 ? int(At[0]) : -1;
 }
 
 void Builder::forLoop(const ForStmt *F) {
@@ -573,27 +580,48 @@ StoreIndex Builder::indexOf(const Expr *E) const {
 
 /// Keeps only the writes into buffers a store reads, and the loops around
 /// events; none at all when the task issues no store.
+/// A loop or a branch: it only says how the events in it run.
+bool structural(const StoreEvent &Ev) {
+  return Ev.K == StoreEvent::Kind::Loop || Ev.K == StoreEvent::Kind::If;
+}
+
 void Builder::finish() {
   std::vector<StoreEvent> &E = T.StoreEvents;
   std::vector<bool> Stored(T.StoreBuffers.size());
   for (const StoreEvent &Ev : E)
     if (Ev.K == StoreEvent::Kind::Issue || Ev.K == StoreEvent::Kind::WarpStore)
       Stored[Ev.Buffer] = true;
+  auto Dropped = [&](const StoreEvent &Ev) {
+    return Ev.Buffer >= 0 && !Stored[Ev.Buffer];
+  };
+  // Effects[I]: events before I that act; a loop or branch without one
+  // in it changes nothing, and left in, a branch would cost the verifier
+  // a choice per run.
+  std::vector<int> Effects(E.size() + 1, 0);
+  for (size_t I = 0; I < E.size(); ++I)
+    Effects[I + 1] = Effects[I] + (!structural(E[I]) && !Dropped(E[I]));
+  auto Empty = [&](size_t I) {
+    return structural(E[I]) && Effects[E[I].End] == Effects[I + 1];
+  };
   std::vector<int> NewAt(E.size() + 1, 0);
   std::vector<StoreEvent> Kept;
   for (size_t I = 0; I <= E.size(); ++I) {
     NewAt[I] = int(Kept.size());
     if (I == E.size())
       break;
-    bool Drop = E[I].Buffer >= 0 && !Stored[E[I].Buffer];
-    if (!Drop)
-      Kept.push_back(E[I]);
+    if (Dropped(E[I]) || Empty(I))
+      continue;
+    Kept.push_back(E[I]);
+    if (Kept.back().Else >= 0 && Empty(size_t(Kept.back().Else)))
+      Kept.back().Else = -1; // its then is gone: it may run or not
   }
   for (StoreEvent &Ev : Kept) {
     if (Ev.K == StoreEvent::Kind::Loop || Ev.K == StoreEvent::Kind::If)
       Ev.End = NewAt[Ev.End];
     if (Ev.Cond.Loop >= 0)
       Ev.Cond.Loop = NewAt[Ev.Cond.Loop];
+    if (Ev.Else >= 0) // its then is kept: an If is never dropped
+      Ev.Else = NewAt[Ev.Else];
     for (StoreStep &S : Ev.Path)
       if (S.Index.Loop >= 0)
         S.Index.Loop = NewAt[S.Index.Loop];

@@ -68,6 +68,9 @@ struct StoreEvent {
   StoreIndex Cond;
   enum class Cmp { Lt, Le, Gt, Ge, Eq, Ne } Op = Cmp::Ne;
   int64_t Rhs = 0;
+  /// If of an `else`: the If of its `then` (-1: none), so that exactly one
+  /// of the two runs.
+  int Else = -1;
   std::optional<int64_t> Trips;
   int64_t Init = 0, Step = 1;
   uint64_t Loc = 0; ///< A SourceHandle (model/Model.h).

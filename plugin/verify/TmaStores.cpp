@@ -6,6 +6,10 @@
 // not written again until the issuer waited for its reads and a barrier
 // told the others. A rotation over a buffer array (bufs[i % K]) wraps after
 // K iterations, so K + 1 runs of a loop of unknown count show every reuse.
+// A branch whose condition is unknown is taken in some runs and skipped in
+// others (the first ones each run meets, within a budget), so code that
+// stores on both sides of an `if` is checked path by path; past the budget
+// both outcomes are joined, which may refuse but never accepts a race.
 //
 //===----------------------------------------------------------------------===//
 #include "verify/Verify.h"
@@ -26,6 +30,10 @@ namespace {
 const int64_t kUnknownTrips[] = {0, 1, 2, 3, 5};
 const int64_t kMaxTrips = 64;
 const size_t kMaxRuns = 1024;
+/// Runs per task with the branches of unknown condition explored: each run
+/// takes or skips the first branches it meets as its choices say (both
+/// ways, over the runs), within this budget; later ones join both outcomes.
+const size_t kMaxChoiceRuns = 4096;
 
 bool known(const StoreEvent &Loop) {
   return Loop.Trips && *Loop.Trips <= kMaxTrips;
@@ -107,13 +115,17 @@ std::string writtenHere(const Written &W) {
 class StoreRun {
 public:
   StoreRun(const Task &T, const std::vector<int64_t> &Trips,
+           const std::vector<bool> &Choices, size_t MaxChoices,
            std::map<std::pair<int, uint64_t>, Diag> &Found)
-      : T(T), E(T.StoreEvents), Trips(Trips), Counter(E.size()), Found(Found) {
+      : T(T), E(T.StoreEvents), Trips(Trips), Choices(Choices),
+        MaxChoices(MaxChoices), Counter(E.size()), Found(Found) {
     for (size_t I = 0; I < E.size(); ++I)
       if (E[I].K == StoreEvent::Kind::Loop && !known(E[I]))
         Ordinal.emplace(int(I), Ordinal.size());
   }
   void run() { range(0, int(E.size())); }
+  /// The branches this run chose for (at most MaxChoices).
+  size_t choicesMade() const { return Made; }
 
 private:
   void range(int From, int To) {
@@ -154,6 +166,9 @@ private:
   const Task &T;
   const std::vector<StoreEvent> &E;
   const std::vector<int64_t> &Trips;
+  const std::vector<bool> &Choices;
+  size_t MaxChoices, Made = 0;
+  std::map<int, bool> Took; ///< Each If's latest way, for its else.
   std::vector<int64_t> Counter;
   std::map<int, bool> Active;    ///< Loops running now.
   std::map<int, size_t> Ordinal; ///< Of each loop of unknown count.
@@ -208,13 +223,23 @@ void StoreRun::loop(int I) {
 /// either way, so what follows sees what either leaves.
 void StoreRun::branch(int I) {
   const StoreEvent &If = E[I];
-  if (If.CondKnown) {
-    if (std::optional<int64_t> V = element(If.Cond)) {
-      if (holds(*V, If))
-        range(I + 1, If.End);
-      return;
-    }
+  std::optional<bool> Take;
+  if (auto It = Took.find(If.Else); If.Else >= 0 && It != Took.end())
+    Take = !It->second; // an else: the other way from its then
+  else if (std::optional<int64_t> V =
+               If.CondKnown ? element(If.Cond) : std::nullopt)
+    Take = holds(*V, If);
+  else if (If.End > I + 1 && Made < MaxChoices) {  // one way in this run,
+    Take = Made < Choices.size() && Choices[Made]; // the other in another
+    ++Made;
   }
+  if (Take) {
+    Took[I] = *Take;
+    if (*Take)
+      range(I + 1, If.End);
+    return;
+  }
+  Took.erase(I);
   std::vector<Pending> Skipped = Stores;
   std::vector<Written> SkippedWrites = Writes;
   range(I + 1, If.End);
@@ -396,6 +421,25 @@ std::vector<std::vector<int64_t>> tripChoices(const Task &T) {
   return Out;
 }
 
+/// Every way of taking or skipping the first MaxChoices branches of unknown
+/// condition a run meets, depth first: the next run flips the last branch
+/// taken as skipped and chooses anew after it.
+void runChoices(const Task &T, const std::vector<int64_t> &Trips,
+                size_t MaxChoices,
+                std::map<std::pair<int, uint64_t>, Diag> &Found) {
+  std::vector<bool> Choices;
+  for (;;) {
+    StoreRun R(T, Trips, Choices, MaxChoices, Found);
+    R.run();
+    Choices.resize(R.choicesMade(), false);
+    while (!Choices.empty() && Choices.back())
+      Choices.pop_back();
+    if (Choices.empty())
+      return;
+    Choices.back() = true;
+  }
+}
+
 } // namespace
 
 void checkTmaStores(const Program &P, const Kernel &K, DiagList &Out) {
@@ -404,8 +448,13 @@ void checkTmaStores(const Program &P, const Kernel &K, DiagList &Out) {
     if (T.StoreEvents.empty())
       continue;
     std::map<std::pair<int, uint64_t>, Diag> Found;
-    for (const auto &Trips : tripChoices(T))
-      StoreRun(T, Trips, Found).run();
+    std::vector<std::vector<int64_t>> AllTrips = tripChoices(T);
+    size_t MaxChoices = 0;
+    while (MaxChoices < 16 &&
+           AllTrips.size() << (MaxChoices + 1) <= kMaxChoiceRuns)
+      ++MaxChoices;
+    for (const auto &Trips : AllTrips)
+      runChoices(T, Trips, MaxChoices, Found);
     for (auto &[Key, D] : Found)
       Out.push_back(std::move(D));
   }

@@ -219,8 +219,9 @@ void StoreRun::loop(int I) {
   Active.erase(I);
 }
 
-/// A condition of a counter runs its body or not; any other may go
-/// either way, so what follows sees what either leaves.
+/// An else goes the other way from its then; a condition of a counter is
+/// evaluated; any other is taken or skipped as the run's choices say, and
+/// past them both ways are joined, so what follows sees what either leaves.
 void StoreRun::branch(int I) {
   const StoreEvent &If = E[I];
   std::optional<bool> Take;
@@ -422,8 +423,8 @@ std::vector<std::vector<int64_t>> tripChoices(const Task &T) {
 }
 
 /// Every way of taking or skipping the first MaxChoices branches of unknown
-/// condition a run meets, depth first: the next run flips the last branch
-/// taken as skipped and chooses anew after it.
+/// condition a run meets, depth first: the next run takes the last branch
+/// this one skipped, keeps the choices before it and skips the ones after.
 void runChoices(const Task &T, const std::vector<int64_t> &Trips,
                 size_t MaxChoices,
                 std::map<std::pair<int, uint64_t>, Diag> &Found) {

@@ -29,7 +29,13 @@ bool isScheduleCall(const CallExpr *C) {
   bool IsWait = false;
   OpKind Kind;
   unsigned Pending = 0;
-  return asPdlCall(C, IsWait) || asMmaGroupCall(C, Kind, Pending);
+  if (asPdlCall(C, IsWait) || asMmaGroupCall(C, Kind, Pending))
+    return true;
+  // A stream-K settle() must be seen once per segment (verify/Fixup.cpp).
+  const auto *M = dyn_cast<CXXMemberCallExpr>(C);
+  const CXXMethodDecl *MD = M ? M->getMethodDecl() : nullptr;
+  return MD && MD->getIdentifier() && MD->getName() == "settle" &&
+         tsRecord(M->getImplicitObjectArgument()->getType(), "stream_k");
 }
 
 /// The first schedule call in F's body or in the functions it calls.

@@ -339,6 +339,8 @@ void Walker::recordDomain(const CXXForRangeStmt *FR, Domain &D) {
     Bound(2, D.StepText, D.Step, 1);
     SplitArg(0, D.StartSym, D.StartKey, D.StartOff);
     SplitArg(1, D.EndSym, D.EndKey, D.EndOff);
+    if (D.Start == 0 && D.Step == 1)
+      D.Segments = segmentsOf(Args[1]);
   }
   D.Bounds = readsOf(Ctx, Args);
   if (D.Step && *D.Step <= 0)
@@ -496,6 +498,7 @@ void Walker::checkPdlPositions(const CompoundStmt *Body) {
 void Walker::statement(const Stmt *S) {
   if (pdlStatement(S) || mmaGroupStatement(S) || carryStatement(S))
     return;
+  settleStatement(S);
   const VarDecl *Bound = nullptr;
   if (auto Op = statementOp(S, Bound)) {
     Accepted.insert(Op->Call);
@@ -835,6 +838,7 @@ void Walker::run(const CompoundStmt *Body) {
   }
 
   checkPdlPositions(Body);
+  checkSettles(Body);
   for (const HiddenCall &H : hiddenScheduleCalls(Body))
     error(H.Outer->getExprLoc(),
           "'" + H.Outer->getDirectCallee()->getNameAsString() + "' calls '" +

@@ -52,6 +52,12 @@ private:
   static const clang::CallExpr *tilesCall(const clang::CXXForRangeStmt *FR);
   void recordTiles(const clang::CallExpr *C, Domain &D);
   void tileExchange(clang::SourceLocation L);
+  // Stream-K fix-up calls, `P.settle(sg, acc)` (Settles.cpp).
+  std::string segmentsOf(const clang::Expr *End) const;
+  bool segmentOfLoop(const clang::Expr *Arg, const std::string &P) const;
+  SettleCall settleRecord(const clang::CXXMemberCallExpr *C) const;
+  void settleStatement(const clang::Stmt *S);
+  void checkSettles(const clang::CompoundStmt *Body);
   int newStageId() { return int(StageIds.size()) + SyntheticStages; }
   std::optional<Guard> asGuard(const clang::IfStmt *If);
   void statement(const clang::Stmt *S);
@@ -101,6 +107,7 @@ private:
   std::set<const clang::Stmt *> AcceptedAssigns;
   std::set<const clang::CXXMemberCallExpr *> Accepted;
   std::set<const clang::CallExpr *> AcceptedPdl;
+  std::set<const clang::CXXMemberCallExpr *> AcceptedSettles;
   Section Sec = Section::Head;
   Guard G = Guard::Always;
   const clang::VarDecl *LoopVar =

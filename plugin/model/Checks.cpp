@@ -71,6 +71,11 @@ const std::vector<CheckInfo> &checkTable() {
        "a ts::turns ring has positions 0 .. n-1 (n >= 2), and each task "
        "takes the turn and passes it on in pairs, in one loop body",
        "ts-turn"},
+      {Check::Fixup, "ts-fixup", true,
+       "every segment of a ts::stream_k partition is settled once, in the "
+       "task's loop over the partition's segments, by whole warpgroups, "
+       "after the MMAs that fill its accumulators",
+       "ts-fixup"},
       {Check::Race, "ts-race", true,
        "aliased resources (ts::alias) take turns: every use of a phase happens "
        "before the next phase's first use",

@@ -276,6 +276,9 @@ struct Domain {
   /// in resource Queue, one unknown every task reading the queue shares.
   bool Dynamic = false;
   unsigned Queue = ~0u;
+  /// `ts::domain(0, P.segments())`: the CTA's segments of ts::stream_k
+  /// partition P, as written ("" for any other loop).
+  std::string Segments;
   /// `ts::domain(...).nonempty()`: the loop traps unless it runs at least
   /// once, so the verifier need not check a run of zero iterations.
   bool NonEmpty = false;
@@ -292,6 +295,23 @@ struct Domain {
   /// iterations for one unknown N (clamped at 0); "" for constant domains.
   std::string symbolicKey() const;
   int64_t tripOffset() const;
+};
+
+/// A ts::stream_k settle() call (the stream-K fix-up, include/ts/stream_k.h):
+/// what the front end found of where it stands (verify/Fixup.cpp).
+struct SettleCall {
+  SourceHandle Loc = 0;
+  std::string Partition;   ///< The partition as written ("p.sk").
+  unsigned Warpgroups = 0; ///< Its stream_k's warpgroup count (0: unknown).
+  /// Evaluated once in every iteration of the task's loop: a statement, an
+  /// if's condition or a local's initializer at the loop body's top level.
+  bool Once = false;
+  std::string Where; ///< Otherwise what encloses it, for the error.
+  SourceHandle WhereLoc = 0;
+  bool Discarded = false; ///< A statement of its own: the result unused.
+  bool SegmentOfLoop =
+      false;          ///< Its segment is Partition.at(i) of the loop's i.
+  size_t OpIndex = 0; ///< Task::Ops before it.
 };
 
 /// A parameter of a task function.
@@ -330,6 +350,7 @@ struct Task {
   /// StoreBuffers names each buffer as the source spells it.
   std::vector<StoreEvent> StoreEvents;
   std::vector<std::string> StoreBuffers;
+  std::vector<SettleCall> Settles;
 
   unsigned endWarp() const { return FirstWarp + NumWarps; }
   bool nested() const { return !Inners.empty(); }

@@ -65,6 +65,7 @@ const std::vector<CheckRow> &checkRegistry() {
        true,
        false,
        run<checkTileQueues>},
+      {"Fixup", {C::Fixup}, Scope::Kernel, false, false, run<checkFixup>},
       {"Declarations",
        {C::Syntax},
        Scope::View,

@@ -39,6 +39,8 @@ void checkDomains(const Program &P, const Kernel &K, const KernelPlan &Plan,
 /// ts::tiles loops: their queue is async_async, filled by one one-warp
 /// task, taken only by the loops, in a kernel without a cluster.
 void checkTileQueues(const Program &P, const Kernel &K, DiagList &Out);
+/// ts-fixup: stream-K segments settled once each (verify/Fixup.cpp).
+void checkFixup(const Program &P, const Kernel &K, DiagList &Out);
 /// Every tma_async stage a task commits got a TMA load on every path.
 void checkTmaBytes(const Program &P, const Kernel &K, const KernelPlan &Plan,
                    DiagList &Out);

@@ -3241,6 +3241,66 @@ op_mma_helper, op_mma_helper_release_early = _flow_ops("mma_helper", _helper_edi
 op_desc_arith, op_desc_arith_release_early = _flow_ops("desc_arith", _arith_edits)
 
 
+# ---------------------------------------------------------------------------
+# Stream-K fix-up: `if (P.settle(sg, acc))` (include/ts/stream_k.h)
+
+_SETTLE_IF = re.compile(r"if\s*\(\s*(?P<call>(?P<obj>[\w.\->\[\]]+)\.settle\s*\(\s*(?P<seg>\w+)\s*,[^;{}]*?\))\s*\)")
+
+
+def _settles(ctx: Ctx):
+    for m in _SETTLE_IF.finditer(ctx.t):
+        yield m
+
+
+def op_settle_owner_only(ctx: Ctx):
+    """Only the segment that starts its tile settles."""
+    for m in _settles(ctx):
+        a = m.start("call")
+        yield _mk(ctx, "settle_owner_only", BUG, a,
+                  "`%s` -> `%s.k_begin == 0 && %s`" % (m.group("call"), m.group("seg"), m.group("call")),
+                  "the other segments of a split tile never signal: its owner waits forever",
+                  [(a, a, "%s.k_begin == 0 && " % m.group("seg"))])
+
+
+def op_settle_drop(ctx: Ctx):
+    """The settle replaced by `true`: every part of a split tile is stored."""
+    for m in _settles(ctx):
+        yield _mk(ctx, "settle_drop", BUG, m.start("call"), "`%s` -> `true`" % m.group("call"),
+                  "split tiles are stored half summed, by every CTA holding a part",
+                  [(m.start("call"), m.end("call"), "true")])
+
+
+def _wait_zero_before(ctx: Ctx, pos: int) -> Optional[int]:
+    """The last `ts::wgmma::wait_group<0>();` statement before pos, at a line start."""
+    found = None
+    for w in re.finditer(r"(?m)^[ \t]*ts::wgmma::wait_group\s*<\s*0\s*>\s*\(\s*\)\s*;", ctx.t[:pos]):
+        found = w.start()
+    return found
+
+
+def op_settle_early(ctx: Ctx):
+    """The settle moved before the wait for the segment's last MMAs."""
+    for m in _settles(ctx):
+        w = _wait_zero_before(ctx, m.start())
+        if w is None:
+            continue
+        yield _mk(ctx, "settle_early", BUG, w,
+                  "`%s` taken before the `wait_group<0>` of line %d" % (m.group("call"), ctx.s.line(w)),
+                  "the partial sum is read while the last MMAs may still write the accumulators",
+                  [(w, w, "const bool ts_mut_settled = %s;\n" % m.group("call")),
+                   (m.start("call"), m.end("call"), "ts_mut_settled")])
+
+
+def op_settle_hoist(ctx: Ctx):
+    """The settle's result kept in a local first: the same protocol."""
+    for m in _settles(ctx):
+        yield _mk(ctx, "settle_hoist", VALID, m.start(),
+                  "`%s` -> a const local before the if" % m.group("call"),
+                  "the call still runs once per segment, after the same wait",
+                  [(m.start(), m.start(), "const bool ts_mut_settled = %s;\n" % m.group("call")),
+                   (m.start("call"), m.end("call"), "ts_mut_settled")])
+
+
 OPERATORS = [
     ("drop_close", op_drop_close),
     ("dup_close", op_dup_close),
@@ -3300,6 +3360,10 @@ OPERATORS = [
     ("mma_helper_release_early", op_mma_helper_release_early),
     ("desc_arith", op_desc_arith),
     ("desc_arith_release_early", op_desc_arith_release_early),
+    ("settle_owner_only", op_settle_owner_only),
+    ("settle_drop", op_settle_drop),
+    ("settle_early", op_settle_early),
+    ("settle_hoist", op_settle_hoist),
 ]
 
 

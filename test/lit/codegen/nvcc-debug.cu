@@ -2,6 +2,7 @@
 // inlined, setmaxnreg left out) as nvcc users build them to debug: one
 // of each runtime piece (the GEMM's wgmma and TMA stores, its cluster
 // build's multicast and remote arrivals, ts::tiles, im2col loads, FP8 MMAs,
+// the stream-K fix-up's flags and partial sums,
 // the copy's plain loads); the other examples are made of the same pieces.
 // REQUIRES: nvcc
 // RUN: %ts_device -fsyntax-only %src/examples/gemm_sm90.cu -Xclang -plugin-arg-ts -Xclang -emit=%t.gemm.cu
@@ -14,6 +15,8 @@
 // RUN: %nvcc -G -Werror all-warnings -c %t.conv.cu -o %t.conv.o
 // RUN: %ts_device -fsyntax-only %src/examples/gemm_fp8_sm90.cu -Xclang -plugin-arg-ts -Xclang -emit=%t.fp8.cu
 // RUN: %nvcc -G -Werror all-warnings -c %t.fp8.cu -o %t.fp8.o
+// RUN: %ts_device -fsyntax-only %src/examples/gemm_streamk_sm90.cu -Xclang -plugin-arg-ts -Xclang -emit=%t.streamk.cu
+// RUN: %nvcc -G -Werror all-warnings -c %t.streamk.cu -o %t.streamk.o
 // RUN: %ts_device -fsyntax-only %src/examples/tma_copy.cu -Xclang -plugin-arg-ts -Xclang -emit=%t.copy.cu
 // RUN: %nvcc -G -Werror all-warnings -c %t.copy.cu -o %t.copy.o
 // Only -G drops the register budgets: nvcc without -O (its host compiler at

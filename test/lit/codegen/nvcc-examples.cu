@@ -44,10 +44,14 @@
 // The FP8 GEMM with per-block scaling (issue 22).
 // RUN: %ts_device -fsyntax-only -Werror %src/examples/gemm_fp8_sm90.cu -Xclang -plugin-arg-ts -Xclang -emit=%t.fp8.cu
 // RUN: %nvcc -O3 -Werror all-warnings -c %t.fp8.cu -o %t.fp8.o
+// The stream-K GEMM (issue 22).
+// RUN: %ts_device -fsyntax-only -Werror %src/examples/gemm_streamk_sm90.cu -Xclang -plugin-arg-ts -Xclang -emit=%t.streamk.cu
+// RUN: %nvcc -O3 -Werror all-warnings -c %t.streamk.cu -o %t.streamk.o
 // The benchmarks' drivers of these (linked with cuBLAS on the GPU machine).
 // RUN: %nvcc -O3 -c %src/bench/gemm/grouped.cu -o %t.grouped.bench.o
 // RUN: %nvcc -O3 -c %src/bench/gemm/residual.cu -o %t.residual.bench.o
 // RUN: %nvcc -O3 -c %src/bench/gemm/dynamic.cu -o %t.dynamic.bench.o
+// RUN: %nvcc -O3 -c %src/bench/gemm/streamk.cu -o %t.streamk.bench.o
 // So does the one for turns (ts::turns ping-pong), with and without them.
 // RUN: %ts_device -fsyntax-only -Werror %src/test/gpu/ping_pong.cu -Xclang -plugin-arg-ts -Xclang -emit=%t.pp.cu
 // RUN: %nvcc -O3 -c %t.pp.cu -o %t.pp.o

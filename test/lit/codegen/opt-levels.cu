@@ -41,6 +41,9 @@
 // The GEMM with a dynamic tile scheduler (ts::tiles).
 // RUN: %ts_cubin -O0 -Werror -c %src/examples/gemm_dynamic_sm90.cu -o %t.o
 // RUN: %ts_cubin -O3 -Werror -c %src/examples/gemm_dynamic_sm90.cu -o %t.o
+// The stream-K GEMM (ts::stream_k's fix-up).
+// RUN: %ts_cubin -O0 -Werror -c %src/examples/gemm_streamk_sm90.cu -o %t.o
+// RUN: %ts_cubin -O3 -Werror -c %src/examples/gemm_streamk_sm90.cu -o %t.o
 // The FP8 GEMM with per-block scaling.
 // RUN: %ts_cubin -O0 -Werror -c %src/examples/gemm_fp8_sm90.cu -o %t.o
 // RUN: %ts_cubin -O3 -Werror -c %src/examples/gemm_fp8_sm90.cu -o %t.o

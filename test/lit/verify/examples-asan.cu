@@ -11,6 +11,7 @@
 // RUN: %ts_device -fsyntax-only -Werror %src/examples/gemm_grouped_sm90.cu -Xclang -plugin-arg-ts -Xclang -emit=%t.cu
 // RUN: %ts_device -fsyntax-only -Werror %src/examples/gemm_dynamic_sm90.cu -Xclang -plugin-arg-ts -Xclang -emit=%t.cu
 // RUN: %ts_device -fsyntax-only -Werror %src/examples/gemm_fp8_sm90.cu -Xclang -plugin-arg-ts -Xclang -emit=%t.cu
+// RUN: %ts_device -fsyntax-only -Werror %src/examples/gemm_streamk_sm90.cu -Xclang -plugin-arg-ts -Xclang -emit=%t.cu
 // RUN: %ts_device -fsyntax-only -Werror %src/examples/conv_sm90.cu -Xclang -plugin-arg-ts -Xclang -emit=%t.cu
 // RUN: %ts_device -fsyntax-only -Werror %src/examples/attention_sm90.cu -Xclang -plugin-arg-ts -Xclang -emit=%t.cu
 // RUN: %ts_device -fsyntax-only -Werror -DATTN_HEAD_DIM=64 %src/examples/attention_sm90.cu -Xclang -plugin-arg-ts -Xclang -emit=%t.cu

@@ -15,11 +15,17 @@
 // the GEMM's; the verifier checks the im2col box's bytes against the stage
 // like any other load.
 //
+// With at most 128 filters half of a 256-wide filter tile would be
+// padding, so the kernel swaps the operands' roles there: 128 filters take
+// the MMA's M side (64 per warpgroup) and 256 pixels its N side, the same
+// MMAs and stage bytes on tiles of 256 pixels x 128 filters, and the
+// epilogue writes each chunk transposed (docs/benchmarks.md, session 25).
+//
 //   ./conv_sm90 [N H W C K = 32 56 56 128 256] [reps = 20]
 // gpu-run-args: 32 56 56 128 256 20
 // gpu-run-sanitize-args: 2 7 9 64 256 1
-#include <ts/ts.h>
 #include <ts/tensor_map.h>
+#include <ts/ts.h>
 
 #include <cuda_bf16.h>
 
@@ -39,18 +45,24 @@ constexpr int R = 3, S = 3, kPad = 1;      // the filter
 struct Params {
   ts::tma::im2col_map<__nv_bfloat16, BM, BK> x; // 128 pixels x 64 channels of a tap
   ts::tma::map<__nv_bfloat16, BN, BK> w;        // 256 filters x 64 of R * S * C
-  ts::tma::map<__nv_bfloat16, 64, 64> y;        // the epilogue's TMA stores
-  int height, width; // of the image (= of the output: stride 1, padding 1)
-  int c_blocks;      // C / 64
-  int k_tiles;       // 9 * C / 64
-  int units_m;       // ceil(N * H * W / 128)
-  int units_n;       // ceil(K / 256)
-  int units;         // tiles
+  // Swapped (K <= 128): 256 pixels on the MMA's N side, 128 filters on M.
+  ts::tma::im2col_map<__nv_bfloat16, BN, BK> x_wide;
+  ts::tma::map<__nv_bfloat16, BM, BK> w_narrow;
+  ts::tma::map<__nv_bfloat16, 64, 64> y; // the epilogue's TMA stores
+  int swapped;                           // K <= 128: tiles of 256 pixels x 128 filters
+  int tile_pixels;                       // 128, or 256 swapped
+  int tile_filters;                      // 256, or 128 swapped
+  int height, width;                     // of the image (= of the output: stride 1, padding 1)
+  int c_blocks;                          // C / 64
+  int k_tiles;                           // 9 * C / 64
+  int units_m;                           // ceil(N * H * W / tile_pixels)
+  int units_n;                           // ceil(K / tile_filters)
+  int units;                             // tiles
 };
 
 struct [[ts::resource(ts::tma_async, ts::stages(4), ts::swizzled)]] Operands {
-  __nv_bfloat16 a[BM * BK]; // 16 KiB: 128 pixels x 64 channels
-  __nv_bfloat16 b[BN * BK]; // 32 KiB: 256 filters x 64 channels
+  __nv_bfloat16 a[BM * BK]; // 16 KiB: 128 pixels (swapped: filters) x 64 channels
+  __nv_bfloat16 b[BN * BK]; // 32 KiB: 256 filters (swapped: pixels) x 64 channels
 };
 
 /// The mma task's own epilogue buffers: two 64 x 64 chunks per warpgroup.
@@ -105,20 +117,63 @@ __device__ __forceinline__ void store_slice(const Params &p, const float (&acc)[
   }
 }
 
+/// The swapped tile's epilogue: the warpgroup holds 64 filters x 256
+/// pixels, y wants pixels as rows, so each 64 x 64 chunk is written
+/// transposed (a thread's two columns become two rows; the 128-byte swizzle
+/// keeps the 2-byte writes of a warp on distinct banks).
+__device__ __forceinline__ void store_slice_t(const Params &p, const float (&acc)[BN / 2], int mb,
+                                              int nb, unsigned wg,
+                                              __nv_bfloat16 (&bufs)[2][64 * kEpiCols]) {
+  const unsigned warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
+  const bool issuer = threadIdx.x % 128 == 0;
+  const unsigned f = warp * 16 + lane / 4; // filters f and f + 8 of the chunk
+#pragma unroll
+  for (int j = 0; j < BN / kEpiCols; ++j) {
+    unsigned char *const buf = reinterpret_cast<unsigned char *>(bufs[j & 1]);
+    if (issuer) // the store from this buffer two chunks ago has read it
+      ts::tma::wait_store_reads<1>();
+    ts::sync_warpgroup();
+#pragma unroll
+    for (int gg = 0; gg < kEpiCols / 8; ++gg) {
+      const int g = j * (kEpiCols / 8) + gg;
+#pragma unroll
+      for (unsigned e = 0; e < 2; ++e) {
+        const unsigned px = unsigned(gg) * 8 + (lane % 4) * 2 + e; // the pixel: a row of y
+#pragma unroll
+        for (unsigned h = 0; h < 2; ++h) {
+          const unsigned fi = f + 8 * h;
+          const unsigned off = (((fi >> 3) ^ (px & 7u)) << 4) + (fi & 7u) * 2;
+          *reinterpret_cast<__nv_bfloat16 *>(buf + px * 128 + off) =
+              __float2bfloat16_rn(acc[4 * g + 2 * h + e]);
+        }
+      }
+    }
+    ts::tma::store_fence(); // visible to the TMA unit
+    ts::sync_warpgroup();
+    if (issuer)
+      ts::tma::issue_store(&p.y, {nb * BM + int(wg) * 64, mb * BN + j * kEpiCols}, buf);
+  }
+}
+
 [[ts::task(ts::warps(8, 1), ts::regs(40))]]
 __device__ void load(const Params &p, ts::producer<Operands> ops) {
   for (auto t : ts::domain(0, my_units(p))) {
     int mb, nb;
     tile_coords(p, int(blockIdx.x) + int(t) * int(gridDim.x), mb, nb);
     // The tile's first output pixel: image n, row h, column w.
-    const int m0 = mb * BM, hw = p.height * p.width;
+    const int m0 = mb * p.tile_pixels, hw = p.height * p.width;
     const int n = m0 / hw, h = m0 % hw / p.width, w = m0 % p.width;
     for (auto k : ts::domain(0, p.k_tiles).nonempty()) { // C > 0: the host checks
       const int tap = int(k) / p.c_blocks, c0 = (int(k) % p.c_blocks) * BK;
+      const uint16_t at[2] = {uint16_t(tap % S), uint16_t(tap / S)};
       auto s = ops.acquire();
-      ts::tma::load_im2col(s->a, &p.x, {c0, w - kPad, h - kPad, n},
-                           {uint16_t(tap % S), uint16_t(tap / S)}, s.barrier());
-      ts::tma::load(s->b, &p.w, {int(k) * BK, nb * BN}, s.barrier());
+      if (p.swapped) { // filters on the MMA's M side, pixels on N
+        ts::tma::load(s->a, &p.w_narrow, {int(k) * BK, nb * BM}, s.barrier());
+        ts::tma::load_im2col(s->b, &p.x_wide, {c0, w - kPad, h - kPad, n}, at, s.barrier());
+      } else {
+        ts::tma::load_im2col(s->a, &p.x, {c0, w - kPad, h - kPad, n}, at, s.barrier());
+        ts::tma::load(s->b, &p.w, {int(k) * BK, nb * BN}, s.barrier());
+      }
       ops.commit(s);
     }
   }
@@ -150,7 +205,10 @@ __device__ void mma(const Params &p, ts::consumer<Operands> ops, ts::owned<Stagi
     ops.release(prev);
     int mb, nb;
     tile_coords(p, int(blockIdx.x) + int(t) * int(gridDim.x), mb, nb);
-    store_slice(p, acc, mb, nb, wg, out->chunk[wg]);
+    if (p.swapped)
+      store_slice_t(p, acc, mb, nb, wg, out->chunk[wg]);
+    else
+      store_slice(p, acc, mb, nb, wg, out->chunk[wg]);
   }
 }
 
@@ -162,8 +220,8 @@ __global__ void conv_kernel(const __grid_constant__ Params p);
 /// Launches y = conv2d(x, w), 3 x 3, stride 1, padding 1, channels last.
 /// C must be a positive multiple of 64, K of 8, N, H, W positive, the
 /// pointers 16-byte aligned; anything else is refused with a message.
-extern "C" int conv_sm90_libts(const void *x, const void *w, void *y, int N, int H, int W,
-                               int C, int K, cudaStream_t s) {
+extern "C" int conv_sm90_libts(const void *x, const void *w, void *y, int N, int H, int W, int C,
+                               int K, cudaStream_t s) {
   using namespace conv;
   if (N <= 0 || H <= 0 || W <= 0 || C <= 0 || K <= 0 || C % BK || K % 8) {
     std::fprintf(stderr,
@@ -174,12 +232,18 @@ extern "C" int conv_sm90_libts(const void *x, const void *w, void *y, int N, int
   }
   Params p;
   const uint64_t c = uint64_t(C), rows = uint64_t(N) * H * W;
-  cudaError_t e = ts::tensor_map::encode_im2col(
-      &p.x, x, {uint64_t(N), uint64_t(H), uint64_t(W), c},
-      {uint64_t(H) * W * c * 2, uint64_t(W) * c * 2, c * 2}, {-kPad, -kPad}, {-kPad, -kPad},
-      CU_TENSOR_MAP_SWIZZLE_128B);
+  cudaError_t e =
+      ts::tensor_map::encode_im2col(&p.x, x, {uint64_t(N), uint64_t(H), uint64_t(W), c},
+                                    {uint64_t(H) * W * c * 2, uint64_t(W) * c * 2, c * 2},
+                                    {-kPad, -kPad}, {-kPad, -kPad}, CU_TENSOR_MAP_SWIZZLE_128B);
+  if (e == cudaSuccess)
+    e = ts::tensor_map::encode_im2col(&p.x_wide, x, {uint64_t(N), uint64_t(H), uint64_t(W), c},
+                                      {uint64_t(H) * W * c * 2, uint64_t(W) * c * 2, c * 2},
+                                      {-kPad, -kPad}, {-kPad, -kPad}, CU_TENSOR_MAP_SWIZZLE_128B);
   if (e == cudaSuccess) // the weights as K rows of R * S * C
     e = ts::tensor_map::kmajor_bf16_sw128(&p.w, w, uint64_t(K), uint64_t(R) * S * c);
+  if (e == cudaSuccess)
+    e = ts::tensor_map::kmajor_bf16_sw128(&p.w_narrow, w, uint64_t(K), uint64_t(R) * S * c);
   if (e == cudaSuccess) // y as N * H * W rows of K: 64 x 64 boxes, swizzled like the buffers
     e = ts::tensor_map::kmajor_bf16_sw128(&p.y, y, rows, uint64_t(K));
   if (e != cudaSuccess)
@@ -188,8 +252,11 @@ extern "C" int conv_sm90_libts(const void *x, const void *w, void *y, int N, int
   p.width = W;
   p.c_blocks = C / BK;
   p.k_tiles = R * S * C / BK;
-  p.units_m = int((rows + BM - 1) / BM);
-  p.units_n = (K + BN - 1) / BN;
+  p.swapped = K <= BM;
+  p.tile_pixels = p.swapped ? BN : BM;
+  p.tile_filters = p.swapped ? BM : BN;
+  p.units_m = int((rows + p.tile_pixels - 1) / p.tile_pixels);
+  p.units_n = (K + p.tile_filters - 1) / p.tile_filters;
   p.units = p.units_m * p.units_n;
   int ctas = 0; // persistent: as many CTAs as run at once
   if ((e = ts::resident_ctas<conv_kernel>(ctas)) != cudaSuccess)
@@ -199,13 +266,13 @@ extern "C" int conv_sm90_libts(const void *x, const void *w, void *y, int N, int
 
 #ifndef CONV_NO_MAIN
 
-#define CHECK(x)                                                                               \
-  do {                                                                                         \
-    cudaError_t err_ = (x);                                                                    \
-    if (err_ != cudaSuccess) {                                                                 \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(err_)); \
-      std::exit(2);                                                                            \
-    }                                                                                          \
+#define CHECK(x)                                                                                   \
+  do {                                                                                             \
+    cudaError_t err_ = (x);                                                                        \
+    if (err_ != cudaSuccess) {                                                                     \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(err_));   \
+      std::exit(2);                                                                                \
+    }                                                                                              \
   } while (0)
 
 /// fp32 reference of y[n][h][w][k] on the device, one thread per element.

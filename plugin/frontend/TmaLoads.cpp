@@ -5,6 +5,8 @@
 #include "frontend/TmaBox.h"
 #include "frontend/Vocabulary.h"
 
+#include <algorithm>
+
 using namespace clang;
 
 namespace ts {
@@ -111,28 +113,93 @@ QualType TmaLoads::destinationType(const Expr *Dst) const {
   return T;
 }
 
+namespace {
+struct LoadCalls : AstWalk {
+  std::vector<const CallExpr *> Found;
+  bool visitCallExpr(CallExpr *C) override {
+    if (TmaLoads::isTmaLoad(C->getDirectCallee()) && C->getNumArgs() > 0)
+      Found.push_back(C);
+    return true;
+  }
+};
+} // namespace
+
+/// One run of C's box into the stage: its typed box, else its whole
+/// destination; none for multicast or a part of unknown size.
+std::optional<uint64_t> TmaLoads::loadBytes(const CallExpr *C) const {
+  if (C->getDirectCallee()->getName() != "load" &&
+      C->getDirectCallee()->getName() != "load_im2col")
+    return std::nullopt;
+  if (auto Box = typedBoxBytes(Ctx, C->getArg(1)))
+    return Box;
+  QualType Dst = destinationType(C->getArg(0));
+  if (Dst.isNull())
+    return std::nullopt;
+  return uint64_t(Ctx.getTypeSizeInChars(Dst).getQuantity());
+}
+
+std::optional<std::vector<std::pair<std::string, uint64_t>>>
+TmaLoads::branchLoads(const Stmt *S) const {
+  LoadCalls Calls;
+  Calls.walk(S);
+  std::vector<std::pair<std::string, uint64_t>> Out;
+  for (const CallExpr *C : Calls.Found) {
+    if (!Stages.count(barrierStage(C->getArg(C->getNumArgs() - 1))))
+      continue;
+    Branches In;
+    std::optional<uint64_t> Times = timesRun(S, C, In);
+    std::optional<std::string> Field = payloadMember(C->getArg(0));
+    std::optional<uint64_t> Bytes = loadBytes(C);
+    if (!Times || In.Alternative || !Field || !Bytes)
+      return std::nullopt;
+    Out.emplace_back(*Field, *Bytes * *Times);
+  }
+  std::sort(Out.begin(), Out.end());
+  return Out;
+}
+
 /// How often C runs on every path through S: S is C, a block holding a
 /// statement that runs it, an `if` whose condition is a constant (`if
 /// constexpr (D > 64)`) taking the branch that runs it, or a loop of
 /// constant trip count (with or without `#pragma unroll`) whose body runs
-/// it; none when it may be skipped.
-std::optional<uint64_t> TmaLoads::timesRun(const Stmt *S,
-                                           const CallExpr *C) const {
+/// it; none when it may be skipped. An if-else of unknown condition whose
+/// branches load the same bytes into the same members runs the then
+/// branch's loads on every path, and the else branch's exactly where those
+/// do not (Alternative: their bytes are the then branch's).
+std::optional<uint64_t> TmaLoads::timesRun(const Stmt *S, const CallExpr *C,
+                                           Branches &B) const {
   if (const auto *E = dyn_cast_or_null<Expr>(S))
     return stripExpr(E) == C ? std::optional<uint64_t>(1) : std::nullopt;
   if (const auto *A = dyn_cast_or_null<AttributedStmt>(S))
-    return timesRun(A->getSubStmt(), C);
+    return timesRun(A->getSubStmt(), C, B);
   if (const auto *I = dyn_cast_or_null<IfStmt>(S)) {
-    bool Taken = false;
-    if (I->getInit() || I->getConditionVariable() ||
-        I->getCond()->isValueDependent() ||
-        !I->getCond()->EvaluateAsBooleanCondition(Taken, Ctx))
+    if (I->getInit() || I->getConditionVariable())
       return std::nullopt;
-    return timesRun(Taken ? I->getThen() : I->getElse(), C);
+    bool Taken = false;
+    if (!I->getCond()->isValueDependent() &&
+        I->getCond()->EvaluateAsBooleanCondition(Taken, Ctx))
+      return timesRun(Taken ? I->getThen() : I->getElse(), C, B);
+    if (!I->getElse())
+      return std::nullopt;
+    std::optional<uint64_t> N = timesRun(I->getThen(), C, B);
+    bool InElse = false;
+    if (!N) {
+      N = timesRun(I->getElse(), C, B);
+      InElse = true;
+    }
+    auto Then = N ? branchLoads(I->getThen()) : std::nullopt;
+    auto Else = Then ? branchLoads(I->getElse()) : std::nullopt;
+    if (!Else || *Then != *Else) {
+      // Loads on both sides that differ (an else without loads is a skip).
+      B.Unalike |= N && (!Then || !Else || (!Then->empty() && !Else->empty()));
+      return std::nullopt;
+    }
+    B.Alternative |= InElse;
+    return N;
   }
-  if (const auto *B = dyn_cast_or_null<CompoundStmt>(S)) {
-    for (const Stmt *X : B->body())
-      if (auto N = timesRun(X, C))
+  if (const auto *Block = dyn_cast_or_null<CompoundStmt>(S)) {
+    for (const Stmt *X : Block->body())
+      if (auto N = timesRun(X, C, B))
         return N;
     return std::nullopt;
   }
@@ -141,7 +208,7 @@ std::optional<uint64_t> TmaLoads::timesRun(const Stmt *S,
   if (auto L = F ? constantLoop(Ctx, F) : std::nullopt)
     Trips = L->Trips;
   std::optional<uint64_t> Body =
-      Trips && *Trips > 0 ? timesRun(F->getBody(), C) : std::nullopt;
+      Trips && *Trips > 0 ? timesRun(F->getBody(), C, B) : std::nullopt;
   return Body ? std::optional<uint64_t>(*Trips * *Body) : std::nullopt;
 }
 
@@ -189,7 +256,8 @@ bool TmaLoads::visitCallExpr(CallExpr *C) {
     return true;
   Load L;
   L.Resource = It->second.Resource;
-  std::optional<uint64_t> Times = timesRun(Top, C);
+  Branches In;
+  std::optional<uint64_t> Times = timesRun(Top, C, In);
   L.Always = Times.has_value();
   L.Multicast = F->getName() == "load_multicast";
   if (L.Multicast)
@@ -204,7 +272,9 @@ bool TmaLoads::visitCallExpr(CallExpr *C) {
     L.Box.Dst = uint64_t(Ctx.getTypeSizeInChars(Dst).getQuantity());
     L.Box.Suggest = mapTypeFor(Ctx, Dst);
   }
-  L.Box.Times = Times.value_or(0);
+  // An alternative's bytes are counted once, with its then-branch twin.
+  L.Box.Times = In.Alternative ? 0 : Times.value_or(0);
+  L.Box.UnalikeBranches = In.Unalike;
   L.Box.Multicast = L.Multicast;
   L.PerWarp = F->getName() == "load_with_barrier";
   if (L.Multicast && C->getNumArgs() == 4) {

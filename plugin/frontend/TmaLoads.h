@@ -65,8 +65,18 @@ private:
   std::optional<uint64_t> maskArgument(const clang::CallExpr *C) const;
   clang::QualType destinationType(const clang::Expr *Dst) const;
   void shareStride(const clang::Expr *Dst, Load &L) const;
+  /// What timesRun found of the if-else branches around a load.
+  struct Branches {
+    bool Alternative = false; ///< In an else whose then loads alike.
+    bool Unalike = false;     ///< In an if-else whose branches load unalike.
+  };
   std::optional<uint64_t> timesRun(const clang::Stmt *S,
-                                   const clang::CallExpr *C) const;
+                                   const clang::CallExpr *C, Branches &B) const;
+  /// The stage loads in S, each as (member, bytes per run) when it runs on
+  /// every path of S; nothing when one may be skipped or is not known.
+  std::optional<std::vector<std::pair<std::string, uint64_t>>>
+  branchLoads(const clang::Stmt *S) const;
+  std::optional<uint64_t> loadBytes(const clang::CallExpr *C) const;
 };
 
 } // namespace ts

@@ -173,6 +173,9 @@ struct TmaLoadBox {
   std::string Suggest; ///< The ts::tma::map type the destination's shape gives.
   uint64_t Times = 0;  ///< How often it runs on every path (0: may be skipped).
   bool Multicast = false; ///< load_multicast: a box from every CTA arrives.
+  /// In one branch of an if-else whose branches load different bytes or
+  /// members (alike branches deliver on every path: frontend/TmaLoads.cpp).
+  bool UnalikeBranches = false;
 };
 
 struct Op {

@@ -10,6 +10,8 @@
 #include "verify/Verify.h"
 #include "verify/VerifyUtil.h"
 
+#include <algorithm>
+
 #include <set>
 
 namespace ts {
@@ -94,9 +96,33 @@ std::vector<Window> windows(const Task &T, unsigned R, unsigned Ctas) {
   return Out;
 }
 
+/// Loads in an if-else whose branches load unalike: the stage's bytes
+/// depend on the path.
+bool unalike(const Op *O) {
+  return O &&
+         std::any_of(O->Boxes.begin(), O->Boxes.end(),
+                     [](const TmaLoadBox &B) { return B.UnalikeBranches; });
+}
+
 void reportUnloaded(const Resource &Res, uint64_t TxBytes, const Window &W,
                     DiagList &Out) {
   std::string Bytes = std::to_string(TxBytes);
+  if (unalike(W.Skippable)) {
+    Diag &D = report(Out, Check::TmaBytes, W.Skippable->Loc,
+                     "the branches of an if-else load different bytes or "
+                     "members into " +
+                         quote(Res.Name) +
+                         ": a path may deliver fewer bytes "
+                         "than the stage arms");
+    note(D, W.Acquire->Loc,
+         "acquire armed " + Bytes +
+             " transaction bytes here, which every path to the commit must "
+             "deliver");
+    note(D, W.Commit->Loc,
+         "load the same bytes into the same members in both branches "
+         "(through any maps), or move the loads out of the if-else");
+    return;
+  }
   Diag &D = report(
       Out, Check::TmaBytes, W.Skippable ? W.Skippable->Loc : W.Acquire->Loc,
       W.Skippable

@@ -138,13 +138,14 @@ std::optional<uint64_t> TmaLoads::loadBytes(const CallExpr *C) const {
   return uint64_t(Ctx.getTypeSizeInChars(Dst).getQuantity());
 }
 
-std::optional<std::vector<std::pair<std::string, uint64_t>>>
+std::optional<std::vector<TmaLoads::BranchLoad>>
 TmaLoads::branchLoads(const Stmt *S) const {
   LoadCalls Calls;
   Calls.walk(S);
-  std::vector<std::pair<std::string, uint64_t>> Out;
+  std::vector<BranchLoad> Out;
   for (const CallExpr *C : Calls.Found) {
-    if (!Stages.count(barrierStage(C->getArg(C->getNumArgs() - 1))))
+    const VarDecl *V = barrierStage(C->getArg(C->getNumArgs() - 1));
+    if (!Stages.count(V))
       continue;
     Branches In;
     std::optional<uint64_t> Times = timesRun(S, C, In);
@@ -152,7 +153,8 @@ TmaLoads::branchLoads(const Stmt *S) const {
     std::optional<uint64_t> Bytes = loadBytes(C);
     if (!Times || In.Alternative || !Field || !Bytes)
       return std::nullopt;
-    Out.emplace_back(*Field, *Bytes * *Times);
+    // The stage too: alike branches must fill the same stage.
+    Out.emplace_back(V, *Field, *Bytes * *Times);
   }
   std::sort(Out.begin(), Out.end());
   return Out;

@@ -16,6 +16,7 @@
 
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace ts {
@@ -72,9 +73,11 @@ private:
   };
   std::optional<uint64_t> timesRun(const clang::Stmt *S,
                                    const clang::CallExpr *C, Branches &B) const;
-  /// The stage loads in S, each as (member, bytes per run) when it runs on
-  /// every path of S; nothing when one may be skipped or is not known.
-  std::optional<std::vector<std::pair<std::string, uint64_t>>>
+  /// The stage loads in S, each as (stage variable, member, bytes per run)
+  /// when it runs on every path of S; nothing when one may be skipped or
+  /// is not known.
+  using BranchLoad = std::tuple<const clang::VarDecl *, std::string, uint64_t>;
+  std::optional<std::vector<BranchLoad>>
   branchLoads(const clang::Stmt *S) const;
   std::optional<uint64_t> loadBytes(const clang::CallExpr *C) const;
 };

@@ -30,6 +30,12 @@ struct [[ts::resource(ts::tma_async, ts::stages(2))]] Twice {
   float a[16][32];
   float b[32][32];
 };
+struct [[ts::resource(ts::tma_async, ts::stages(2))]] Left {
+  float a[16][32];
+};
+struct [[ts::resource(ts::tma_async, ts::stages(2))]] Right {
+  float a[16][32];
+};
 
 // The same bytes into the same members, through other maps: verified.
 [[ts::task(ts::warps(0, 1))]]
@@ -95,20 +101,41 @@ __device__ void twice(const Params &p, ts::producer<Twice> q) {
   }
 }
 
+// The same member and bytes, but each branch fills another pipeline's
+// stage: on either path one of the two stages gets nothing.
+[[ts::task(ts::warps(5, 1))]]
+__device__ void two_stages(const Params &p, ts::producer<Left> l, ts::producer<Right> r) {
+  for (auto i : ts::domain(0, p.n)) {
+    auto s = l.acquire(); // expected-note {{acquire armed 2048 transaction bytes here, which every path to the commit must deliver}}
+    auto t = r.acquire(); // expected-note {{acquire armed 2048 transaction bytes here, which every path to the commit must deliver}}
+    if (p.flip)
+      ts::tma::load(s->a, &p.half, {0, int(i)}, s.barrier()); // expected-error {{the branches of an if-else load different bytes or members into 'Left'}}
+    else
+      ts::tma::load(t->a, &p.half, {0, int(i)}, t.barrier()); // expected-error {{the branches of an if-else load different bytes or members into 'Right'}}
+    r.commit(t); // expected-note {{load the same bytes into the same members in both branches}}
+    l.commit(s); // expected-note {{load the same bytes into the same members in both branches}}
+  }
+}
+
 [[ts::task(ts::warps(4, 1))]]
 __device__ void use(const Params &p, ts::consumer<Ok> a, ts::consumer<Short> b,
-                    ts::consumer<Swapped> c, ts::consumer<Twice> d) {
+                    ts::consumer<Swapped> c, ts::consumer<Twice> d, ts::consumer<Left> e,
+                    ts::consumer<Right> f) {
   for (auto i : ts::domain(0, p.n)) {
     auto s = a.wait();
     auto t = b.wait();
     auto u = c.wait();
     auto v = d.wait();
-    p.dst[int(i)] = s->a[0][0] + t->b[0][0] + u->a[0][0] + v->b[0][0];
+    auto w = e.wait();
+    auto x = f.wait();
+    p.dst[int(i)] = s->a[0][0] + t->b[0][0] + u->a[0][0] + v->b[0][0] + w->a[0][0] + x->a[0][0];
+    f.release(x);
+    e.release(w);
     d.release(v);
     c.release(u);
     b.release(t);
     a.release(s);
   }
 }
-[[ts::kernel(alike, short_else, other_members, twice, use)]] __global__ void
+[[ts::kernel(alike, short_else, other_members, twice, two_stages, use)]] __global__ void
 k(const __grid_constant__ Params p);

@@ -1,6 +1,9 @@
 // What libts accepts compiles to machine code at every optimization level:
 // each example (and the GEMM's 2-CTA cluster build) through clang 19 and
-// ptxas at -O0 and -O3 (the GEMM at -O1 too), with no warning. At -O0
+// ptxas at -O0 and -O3 (the GEMM at -O1 too), with no warning. The copy,
+// the reduction and the cluster build at -O0 only (CI time): their -O3
+// code is made of the GEMM's pieces, and scripts/examples.sh builds all of
+// them at -O3. At -O0
 // nothing is inlined: the relaxed cluster arrival (PTX ISA 8.6, newer than
 // clang 19 writes) and setmaxnreg (which ptxas cannot keep around calls)
 // must not be emitted.
@@ -12,11 +15,8 @@
 // RUN: %ts_cubin -O1 -Werror -c %src/examples/gemm_sm90.cu -o %t.o
 // RUN: %ts_cubin -O3 -Werror -c %src/examples/gemm_sm90.cu -o %t.o
 // RUN: %ts_cubin -O0 -Werror -DGEMM_CLUSTER=2 -c %src/examples/gemm_sm90.cu -o %t.o
-// RUN: %ts_cubin -O3 -Werror -DGEMM_CLUSTER=2 -c %src/examples/gemm_sm90.cu -o %t.o
 // RUN: %ts_cubin -O0 -Werror -c %src/examples/tma_copy.cu -o %t.o
-// RUN: %ts_cubin -O3 -Werror -c %src/examples/tma_copy.cu -o %t.o
 // RUN: %ts_cubin -O0 -Werror -c %src/examples/reduce.cu -o %t.o
-// RUN: %ts_cubin -O3 -Werror -c %src/examples/reduce.cu -o %t.o
 // The -O0 PTX has neither; the -O3 PTX keeps the register budgets.
 // RUN: %ts_device -O0 -S -DGEMM_CLUSTER=2 %src/examples/gemm_sm90.cu -o - | FileCheck %s --check-prefix=O0
 // O0-NOT: setmaxnreg

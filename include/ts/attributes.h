@@ -64,6 +64,28 @@ struct cluster_shape_t { int x; int y; int z; };
 /// cluster-wide.
 constexpr cluster_shape_t cluster_shape(int x, int y = 1, int z = 1) { return {x, y, z}; }
 
+/// The GPU a kernel is written for (default sm_90a): it selects the target
+/// constants and which resources and instructions are legal.
+enum class target_arch : int {
+  sm_90a = 90,   ///< Hopper (H100, H200).
+  sm_100a = 100, ///< Blackwell (B200): tensor memory, tcgen05, CLC.
+};
+inline constexpr target_arch sm_90a = target_arch::sm_90a;
+inline constexpr target_arch sm_100a = target_arch::sm_100a;
+struct target_t { target_arch arch; };
+/// The kernel's target: ts::target(ts::sm_100a).
+constexpr target_t target(target_arch arch) { return {arch}; }
+
+struct tmem_t { int columns; };
+/// The resource lives in tensor memory (sm_100a): `columns` 32-bit columns
+/// of all 128 lanes, allocated by the plan (ts/tcgen05.h).
+constexpr tmem_t tmem(int columns) { return {columns}; }
+
+struct tmem_capacity_t { int columns; };
+/// Tensor-memory columns this kernel may allocate (default: all 512); less
+/// leaves room for another CTA on the SM.
+constexpr tmem_capacity_t tmem_capacity(int columns) { return {columns}; }
+
 template <class Upstream, class Downstream> struct edge_t { int unused; };
 /// A dependency the kernel expects: Upstream is consumed before Downstream
 /// is produced by some task.

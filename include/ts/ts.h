@@ -35,6 +35,7 @@
 #include "ts/tma.h"
 #include "ts/cluster.h"
 #include "ts/wgmma.h"
+#include "ts/tcgen05.h"
 #include "ts/launch.h"
 #include "ts/stream_k.h"
 #include "ts/tensor_map.h"

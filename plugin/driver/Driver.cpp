@@ -46,7 +46,7 @@ KernelResult &Driver::decide(const Program &P, size_t KI) {
   if (Slot)
     return *Slot;
   auto R = std::make_unique<KernelResult>();
-  const Target &T = targetSm90a();
+  const Target &T = targetOf(K.Arch);
   R->Plan = buildPlan(P, K, T, O.TripBound);
   R->Plan.WatchHangs = O.WatchHangs;
   R->Verify = verifyKernel(P, K, R->Plan);

@@ -66,8 +66,8 @@ static std::string exceptionSpec(ASTContext &Ctx, const FunctionDecl *FD) {
 /// What [[ts::kernel]] takes, for the notes of its argument errors.
 static const char *KernelArgsHint =
     "ts::edge<Upstream, Downstream>, ts::alias<...>, ts::grid_dependent<...>, "
-    "ts::pdl_waited, ts::trip_bound(N), ts::cluster_shape(x, y, z) or "
-    "ts::smem_capacity(bytes)";
+    "ts::pdl_waited, ts::trip_bound(N), ts::cluster_shape(x, y, z), "
+    "ts::smem_capacity(bytes), ts::target(arch) or ts::tmem_capacity(columns)";
 
 bool Extractor::kernelDeclarationOk(const FunctionDecl *FD, const Kernel &K) {
   const SourceManager &SM = Ctx.getSourceManager();

@@ -1,7 +1,7 @@
 //===- ExtractKernelOptions.cpp - Alias groups and PDL on [[ts::kernel]] --===//
 //
 // ts::alias<Phases...>, ts::grid_dependent<Resources...>, ts::pdl_waited,
-// ts::trip_bound(N) and ts::cluster_shape(x, y, z).
+// ts::trip_bound(N), ts::cluster_shape(x, y, z) and ts::target(arch).
 // Each argument is used or rejected here: repeated resources, non-pipelined
 // phases and a resource in two alias groups are errors at the argument.
 //
@@ -105,6 +105,25 @@ void Extractor::clusterOption(const Expr *E, SourceLocation L, Kernel &K) {
   K.ClusterLoc = toHandle(L);
 }
 
+void Extractor::targetOption(const Expr *E, SourceLocation L, Kernel &K) {
+  auto V = evaluate(E, "ts::target");
+  if (!V)
+    return;
+  if (K.TargetLoc) {
+    error(L, "ts::target is given twice", "give the kernel one target",
+          fromHandle(K.TargetLoc));
+    return;
+  }
+  int64_t A = field(*V, 0);
+  if (A != 90 && A != 100) {
+    error(L, std::to_string(A) + " is not a ts::target_arch",
+          "use ts::sm_90a or ts::sm_100a");
+    return;
+  }
+  K.Arch = A == 100 ? TargetArch::Sm100a : TargetArch::Sm90a;
+  K.TargetLoc = toHandle(L);
+}
+
 bool Extractor::kernelOption(const Expr *E, SourceLocation L, Kernel &K) {
   QualType Ty = E->getType();
   if (tsRecord(Ty, "cluster_shape_t")) {
@@ -158,6 +177,10 @@ bool Extractor::kernelOption(const Expr *E, SourceLocation L, Kernel &K) {
       K.TripBound = uint64_t(N);
       K.TripBoundOptOut = toHandle(L);
     }
+    return true;
+  }
+  if (tsRecord(Ty, "target_t")) {
+    targetOption(E, L, K);
     return true;
   }
   if (tsRecord(Ty, "pdl_waited_t")) {

@@ -3,6 +3,7 @@
 #include "frontend/Extractor.h"
 #include "frontend/Schedule.h"
 #include "frontend/Vocabulary.h"
+#include "plan/Target.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
@@ -88,6 +89,8 @@ void Extractor::resourceOption(const Expr *E, Resource &R, ResourceSeen &Seen) {
     R.Kind = Kinds[K];
   } else if (intOption(resourceIntOptions(), E, L, R, Seen.Given)) {
     Seen.Tx = R.TxBytes.has_value();
+  } else if (tsRecord(T, "tmem_t")) {
+    tmemOption(E, L, R, Seen);
   } else if (tsRecord(T, "swizzled_t")) {
     if (firstTime(Seen.Given, "ts::swizzled", L))
       R.Swizzled = true;
@@ -101,9 +104,26 @@ void Extractor::resourceOption(const Expr *E, Resource &R, ResourceSeen &Seen) {
         L, "unexpected argument to [[ts::resource]]",
         "expected ts::gmem, ts::async_async, ts::tma_async, ts::task_owned or "
         "ts::turns, "
-        "ts::stages(N), ts::tx_bytes(B), ts::align(B), ts::swizzled or "
-        "ts::multicast");
+        "ts::stages(N), ts::tx_bytes(B), ts::align(B), ts::swizzled, "
+        "ts::multicast or ts::tmem(N)");
   }
+}
+
+void Extractor::tmemOption(const Expr *E, SourceLocation L, Resource &R,
+                           ResourceSeen &Seen) {
+  auto V = evaluate(E, "ts::tmem");
+  if (!V || !firstTime(Seen.Given, "ts::tmem", L))
+    return;
+  int64_t N = field(*V, 0);
+  unsigned Max = targetSm100a().TmemColumns;
+  if (N < 1 || N > int64_t(Max)) {
+    error(L, "ts::tmem(" + std::to_string(N) + ") is out of range",
+          "a tensor-memory resource has between 1 and " + std::to_string(Max) +
+              " columns");
+    return;
+  }
+  R.TmemColumns = unsigned(N);
+  R.TmemLoc = toHandle(L);
 }
 
 bool Extractor::payloadIsPlainData(const CXXRecordDecl *RD, const Resource &R) {
@@ -179,7 +199,9 @@ void Extractor::payloadLayout(const CXXRecordDecl *RD, Resource &R) {
 void Extractor::resourceConsistency(const SeenAttr &A, const CXXRecordDecl *RD,
                                     const Resource &R,
                                     const ResourceSeen &Seen) {
-  if (inSharedMemory(R.Kind) && R.PayloadBytes == 0)
+  if (R.inTmem() || Seen.Given.count("ts::tmem"))
+    tmemConsistency(RD, R, Seen);
+  else if (inSharedMemory(R.Kind) && R.PayloadBytes == 0)
     error(RD->getLocation(),
           std::string(isPipelined(R.Kind) ? "pipelined" : "task-owned") +
               " resource '" + R.Name + "' has no payload",
@@ -219,6 +241,24 @@ void Extractor::resourceConsistency(const SeenAttr &A, const CXXRecordDecl *RD,
         "only TMA loads multicast across a cluster; remove ts::multicast or "
         "make the "
         "resource ts::tma_async");
+}
+
+void Extractor::tmemConsistency(const CXXRecordDecl *RD, const Resource &R,
+                                const ResourceSeen &Seen) {
+  // Pipelined tensor memory needs the UMMA pipeline kinds (issue 23).
+  if (R.inTmem() && Seen.Kind && R.Kind != PipelineKind::TaskOwned)
+    error(fromHandle(R.TmemLoc),
+          std::string("ts::tmem applies only to ts::task_owned resources, "
+                      "not ts::") +
+              pipelineKindName(R.Kind),
+          "keep the columns in one task (ts::task_owned); tensor-memory "
+          "stages handed between tasks are not supported yet");
+  if (R.PayloadBytes)
+    error(RD->getLocation(),
+          "tensor-memory resource '" + R.Name + "' has members",
+          "leave the struct empty: its columns live in tensor memory, "
+          "reached through ts::owned<" +
+              R.Name + ">::tmem()");
 }
 
 } // namespace ts

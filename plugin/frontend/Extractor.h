@@ -35,6 +35,11 @@ private:
     std::map<std::string, clang::SourceLocation> Given;
   };
   void resourceOption(const clang::Expr *E, Resource &R, ResourceSeen &Seen);
+  void tmemOption(const clang::Expr *E, clang::SourceLocation L, Resource &R,
+                  ResourceSeen &Seen);
+  /// ts::tmem on a kind or payload that cannot live in tensor memory.
+  void tmemConsistency(const clang::CXXRecordDecl *RD, const Resource &R,
+                       const ResourceSeen &Seen);
   /// The payload is plain data a stage can hold unconstructed (errors if not).
   bool payloadIsPlainData(const clang::CXXRecordDecl *RD, const Resource &R);
   /// Payload size, alignment and members.
@@ -101,6 +106,7 @@ private:
   bool kernelOption(const clang::Expr *E, clang::SourceLocation L, Kernel &K);
   void aliasOption(clang::QualType Ty, clang::SourceLocation L, Kernel &K);
   void clusterOption(const clang::Expr *E, clang::SourceLocation L, Kernel &K);
+  void targetOption(const clang::Expr *E, clang::SourceLocation L, Kernel &K);
   /// False (after an error at L) when `What` was already given in this
   /// attribute: every argument is used once or rejected, never overridden.
   bool firstTime(std::map<std::string, clang::SourceLocation> &Given,

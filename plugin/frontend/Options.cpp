@@ -47,6 +47,14 @@ const std::vector<IntOption<Kernel>> &kernelIntOptions() {
            std::to_string(targetSm90a().SmemCapacity) +
            " bytes of dynamic shared memory (the default)",
        [](Kernel &K, int64_t N) { K.SmemCapacity = uint64_t(N); }},
+      {"tmem_capacity_t", "ts::tmem_capacity", 32,
+       int64_t(targetSm100a().TmemColumns), true,
+       "ts::tmem_capacity({}) is not a power of two of at least 32",
+       "tcgen05.alloc takes 32, 64, 128, 256 or 512 columns",
+       "ts::tmem_capacity({}) is more tensor memory than a CTA has",
+       "a CTA of sm_100a has " + std::to_string(targetSm100a().TmemColumns) +
+           " columns (the default)",
+       [](Kernel &K, int64_t N) { K.TmemCapacity = unsigned(N); }},
   };
   return Rows;
 }

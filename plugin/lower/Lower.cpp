@@ -81,11 +81,13 @@ public:
     OS << "__attribute__((global)) void __attribute__((launch_bounds("
        << Threads << ", 1))) " << KS.Name << "(" << KS.ParamsText << ")"
        << KS.Trailing << " {\n";
+    targetGuard();
     prologue();
     branches();
     // No CTA leaves while a peer may still arrive on its barriers.
     if (Plan.ClusterCtas > 1)
       OS << "  ::ts::detail::cluster_sync();\n";
+    freeTmem();
     OS << "}\n";
     if (!InScope && !KS.Scopes.empty())
       OS << closeScopes(KS.Scopes) << "\n";
@@ -104,8 +106,37 @@ private:
            std::to_string(Offset) + ")";
   }
 
+  /// A device compile for another architecture stops here, not in ptxas
+  /// or, worse, at a trap at run time.
+  void targetGuard() {
+    if (Plan.Tgt != &targetSm100a())
+      return;
+    OS << "#if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM100_ALL)\n"
+       << "#error \"kernel '" << KS.Name
+       << "' targets sm_100a: compile it with "
+          "-gencode=arch=compute_100a,code=sm_100a\"\n"
+       << "#endif\n";
+  }
+
+  std::string slotPtr() {
+    return "reinterpret_cast<::uint32_t *>(ts_smem + " +
+           std::to_string(Plan.Tmem.SlotOffset) + ")";
+  }
+
+  /// Every task has finished with the columns: the allocating warp frees
+  /// them (a block must free its tensor memory before it exits).
+  void freeTmem() {
+    const TmemPlan &TP = Plan.Tmem;
+    if (!TP.Alloc)
+      return;
+    if (Plan.ClusterCtas == 1)
+      OS << "  __syncthreads();\n";
+    OS << "  if (ts_warp == " << TP.Warp << "u) ::ts::detail::tmem_free<"
+       << TP.Alloc << "u>(ts_tmem);\n";
+  }
+
   void prologue() {
-    if (L.Resources.empty()) {
+    if (L.Resources.empty() && !Plan.Tmem.Alloc) {
       OS << "  const unsigned ts_warp = ::ts::detail::warp_index();\n";
       return;
     }
@@ -115,6 +146,30 @@ private:
        << "  unsigned char *const ts_smem = ::ts::detail::align_base<"
        << L.BaseAlign << ">(ts_smem_raw);\n"
        << "  const unsigned ts_warp = ::ts::detail::warp_index();\n";
+    if (Plan.Pipelines.empty() && !Plan.Tmem.Alloc)
+      return;
+    initBarriers();
+    // The columns are allocated before the first barrier, which publishes
+    // their address to every warp.
+    if (Plan.Tmem.Alloc)
+      OS << "  if (ts_warp == " << Plan.Tmem.Warp
+         << "u) ::ts::detail::tmem_alloc<" << Plan.Tmem.Alloc << "u>("
+         << slotPtr() << ");\n";
+    // Peers arrive on and multicast into this CTA's barriers: all of the
+    // cluster's must be initialised before any CTA goes on.
+    if (Plan.ClusterCtas > 1)
+      OS << "  ::ts::detail::expect_cluster_ctas<" << Plan.ClusterCtas
+         << "u>();\n"
+         << "  ::ts::detail::cluster_sync();\n";
+    else
+      OS << "  __syncthreads();\n";
+    if (Plan.Tmem.Alloc)
+      OS << "  const ::uint32_t ts_tmem = ::ts::detail::tmem_base(" << slotPtr()
+         << ");\n";
+    pipes();
+  }
+
+  void initBarriers() {
     if (Plan.Pipelines.empty())
       return;
     OS << "  if (::threadIdx.x == 0) {\n";
@@ -132,14 +187,9 @@ private:
     }
     OS << "    ::ts::detail::fence_barrier_init();\n"
        << "  }\n";
-    // Peers arrive on and multicast into this CTA's barriers: all of the
-    // cluster's must be initialised before any CTA goes on.
-    if (Plan.ClusterCtas > 1)
-      OS << "  ::ts::detail::expect_cluster_ctas<" << Plan.ClusterCtas
-         << "u>();\n"
-         << "  ::ts::detail::cluster_sync();\n";
-    else
-      OS << "  __syncthreads();\n";
+  }
+
+  void pipes() {
     for (const ResourceLayout &R : L.Resources) {
       if (!R.Barriers)
         continue;
@@ -295,6 +345,11 @@ private:
                            ">";
       if (TP.K == TaskParam::Kind::Turn) {
         Args.push_back(turnHandle(TI, TP, Handle));
+        continue;
+      }
+      if (const TmemRegion *TR = Plan.Tmem.find(TP.Resource)) {
+        Args.push_back(Handle + "(::ts::detail::tmem_at{ts_tmem + " +
+                       std::to_string(TR->Column) + "u})");
         continue;
       }
       const ResourceLayout *RL = L.find(TP.Resource);

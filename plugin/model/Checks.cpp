@@ -76,6 +76,10 @@ const std::vector<CheckInfo> &checkTable() {
        "task's loop over the partition's segments, by whole warpgroups, "
        "after the MMAs that fill its accumulators",
        "ts-fixup"},
+      {Check::Target, "ts-target", true,
+       "a kernel uses only what its target has: tensor memory needs "
+       "ts::target(ts::sm_100a), and wgmma exists on sm_90a only",
+       "ts-target"},
       {Check::Race, "ts-race", true,
        "aliased resources (ts::alias) take turns: every use of a phase happens "
        "before the next phase's first use",

@@ -41,7 +41,8 @@ enum class Check {
   RepeatedStore, ///< ts-repeated-store: every warp stores the tile (warning).
   TmaBox,        ///< ts-tma-box: a load whose box the host sets (warning).
   Turn,          ///< ts-turn: a ring of turns broken, a take without a pass.
-  Fixup, ///< ts-fixup: a stream-K segment not settled once, after its MMAs.
+  Fixup,  ///< ts-fixup: a stream-K segment not settled once, after its MMAs.
+  Target, ///< ts-target: a resource or instruction the kernel's target lacks.
 };
 
 /// One row per check: the one place that names, ranks and documents it.

@@ -6,6 +6,10 @@
 
 namespace ts {
 
+const char *targetArchName(TargetArch A) {
+  return A == TargetArch::Sm100a ? "sm_100a" : "sm_90a";
+}
+
 const char *pipelineKindName(PipelineKind K) {
   switch (K) {
   case PipelineKind::Gmem:

@@ -65,8 +65,18 @@ struct Resource {
     SourceHandle Loc = 0;
   };
   std::vector<Field> Fields;
+  /// ts::tmem(N): the resource is N columns of tensor memory, not shared
+  /// memory (0: not in tensor memory).
+  unsigned TmemColumns = 0;
+  SourceHandle TmemLoc = 0;
+  bool inTmem() const { return TmemColumns != 0; }
   SourceHandle Loc = 0;
 };
+
+/// Resources the shared-memory layout places (not those in tensor memory).
+inline bool inSharedMemory(const Resource &R) {
+  return inSharedMemory(R.Kind) && !R.inTmem();
+}
 
 /// A value read by a domain bound or a multicast load's argument that may
 /// not be the same in every CTA of a cluster (front end: Variance.cpp; the
@@ -380,6 +390,10 @@ struct AliasGroup {
   SourceHandle Loc = 0;
 };
 
+/// The GPU a kernel is written for (ts::target).
+enum class TargetArch { Sm90a, Sm100a };
+const char *targetArchName(TargetArch A);
+
 struct Kernel {
   std::string Name;            ///< Unqualified.
   std::string QualifiedName;   ///< With namespaces, for generated code.
@@ -404,6 +418,11 @@ struct Kernel {
   unsigned Cluster[3] = {1, 1, 1};
   SourceHandle ClusterLoc = 0;
   unsigned clusterCtas() const { return Cluster[0] * Cluster[1] * Cluster[2]; }
+  /// ts::target(arch) (sm_90a without it).
+  TargetArch Arch = TargetArch::Sm90a;
+  SourceHandle TargetLoc = 0;
+  /// ts::tmem_capacity(N) as written (KernelPlan::TmemCapacity applies).
+  std::optional<unsigned> TmemCapacity;
   SourceHandle Loc = 0;
 };
 

@@ -201,12 +201,13 @@ KernelPlan buildPlan(const Program &P, const Kernel &K, const Target &T,
   Plan.Regions = registerRegions(P, K, Plan);
   std::vector<unsigned> Placed;
   for (unsigned R : kernelResources(P, K)) {
-    if (inSharedMemory(P.Resources[R].Kind))
+    if (inSharedMemory(P.Resources[R]))
       Placed.push_back(R);
     if (isPipelined(P.Resources[R].Kind))
       Plan.Pipelines.push_back(pipelinePlan(P, K, R, T));
   }
   Plan.Layout = computeLayout(P, Placed, K.Aliases, T);
+  Plan.Tmem = planTmem(P, K, T, Plan.Layout);
   planTurns(P, K, Plan);
   std::copy(K.Cluster, K.Cluster + 3, Plan.Cluster);
   Plan.ClusterCtas = K.clusterCtas();

@@ -13,6 +13,7 @@
 #include "model/Model.h"
 #include "plan/Layout.h"
 #include "plan/Target.h"
+#include "plan/Tmem.h"
 
 #include <optional>
 #include <utility>
@@ -136,6 +137,7 @@ struct KernelPlan {
   std::vector<PipelinePlan>
       Pipelines; ///< Pipelined resources, first-use order.
   BlockLayout Layout;
+  TmemPlan Tmem; ///< ts::tmem resources' columns (none: Tmem.Alloc == 0).
   std::vector<TurnPlan> Turns; ///< ts::turns resources, first-use order.
   /// Named barrier ids the turns need past the target's: an error.
   unsigned TurnIdsShort = 0;

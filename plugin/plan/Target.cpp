@@ -5,9 +5,19 @@ namespace ts {
 
 const Target &targetSm90a() {
   // sm_90a: field order as in Target.h.
-  static const Target T{65536,  24, 256, 8,    4,   32, 1024,
-                        232448, 8,  16,  1024, 128, 8,  16};
+  static const Target T{65536, 24,   256, 8, 4,  32, 1024, 232448,  8,
+                        16,    1024, 128, 8, 16, 0,  0,    "sm_90a"};
   return T;
+}
+
+const Target &targetSm100a() {
+  static const Target T{65536, 24,   256, 8, 4,  32,  1024, 232448,   8,
+                        16,    1024, 128, 8, 16, 512, 32,   "sm_100a"};
+  return T;
+}
+
+const Target &targetOf(TargetArch A) {
+  return A == TargetArch::Sm100a ? targetSm100a() : targetSm90a();
 }
 
 } // namespace ts

@@ -7,6 +7,8 @@
 #ifndef LIBTS_PLAN_TARGET_H
 #define LIBTS_PLAN_TARGET_H
 
+#include "model/Model.h"
+
 #include <cstdint>
 
 namespace ts {
@@ -26,10 +28,17 @@ struct Target {
   /// CTAs a cluster may hold on every part without opting in.
   unsigned PortableClusterCtas;
   unsigned NamedBarriers; ///< bar.sync ids 0 .. NamedBarriers - 1.
+  unsigned TmemColumns;   ///< Tensor-memory columns per CTA (0: none).
+  unsigned TmemGranule;   ///< tcgen05.alloc's smallest power of two.
+  const char *Name;       ///< As nvcc spells the architecture.
 };
 
 /// Hopper (H100/H200): 227 KiB of dynamic shared memory less 1 KiB.
 const Target &targetSm90a();
+/// Blackwell (B200): Hopper's block limits plus 512 columns of tensor
+/// memory allocated in powers of two from 32 (docs/blackwell-facts.md).
+const Target &targetSm100a();
+const Target &targetOf(TargetArch A);
 
 } // namespace ts
 

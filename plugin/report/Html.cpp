@@ -251,6 +251,28 @@ std::string smemTable(const Program &P, const Kernel &K, const KernelPlan &Plan,
   return Out + tag("p", "facts smem-total", esc(Summary)) + "\n";
 }
 
+/// The ts::tmem resources' columns, next to shared memory ("" without).
+std::string tmemSection(const Program &P, const KernelPlan &Plan) {
+  const TmemPlan &TP = Plan.Tmem;
+  if (TP.Regions.empty())
+    return "";
+  std::string Out =
+      "<h3>Tensor memory</h3>\n<table class=\"data tmem\">\n" +
+      row({"resource", "#columns", "#first", "#end", "#of capacity"}, true);
+  for (const TmemRegion &TR : TP.Regions)
+    Out +=
+        row({code(P.Resources[TR.Resource].Name),
+             "#" + std::to_string(TR.Columns), "#" + std::to_string(TR.Column),
+             "#" + std::to_string(TR.Column + TR.Columns),
+             "#" + percent(TR.Columns, TP.Capacity, 2) + "%"});
+  std::string Summary =
+      "used " + std::to_string(TP.Used) + " columns, allocated " +
+      std::to_string(TP.Alloc) + " / capacity " + std::to_string(TP.Capacity) +
+      " (128 lanes x 32 bits each; warp " + std::to_string(TP.Warp) +
+      " allocates before the block's first barrier and frees after its last)";
+  return Out + "</table>\n" + tag("p", "facts tmem-total", esc(Summary)) + "\n";
+}
+
 std::string smemSection(const Program &P, const Kernel &K,
                         const KernelPlan &Plan) {
   SmemBar Bar = smemBar(P, K, Plan);
@@ -263,7 +285,8 @@ std::string smemSection(const Program &P, const Kernel &K,
       swatch("seg free", "free") + swatch("seg overflow", "over capacity") +
       "</p>\n";
   return "<h3>Shared memory</h3>\n<figure class=\"smem\">\n" + smemSvg(K, Bar) +
-         "</figure>\n" + Legend + smemTable(P, K, Plan, Bar);
+         "</figure>\n" + Legend + smemTable(P, K, Plan, Bar) +
+         tmemSection(P, Plan);
 }
 
 //===-- Registers ---------------------------------------------------------===//
@@ -545,6 +568,9 @@ SmemBar smemBar(const Program &P, const Kernel &K, const KernelPlan &Plan) {
     Add(SmemSegment::Barriers, Name + ".full", RL.FullBarOffset, Each, 0);
     Add(SmemSegment::Barriers, Name + ".empty", RL.EmptyBarOffset, Each, 0);
   }
+  if (Plan.Tmem.Alloc)
+    Add(SmemSegment::Barriers, "tensor-memory address", Plan.Tmem.SlotOffset,
+        16, 0);
   Add(SmemSegment::LaunchSlack, "launch slack", L.TotalBytes,
       L.DynamicBytes - L.TotalBytes, 0);
   if (Plan.SmemCapacity > L.DynamicBytes)

@@ -43,7 +43,17 @@ std::string kernelJson(const Program &P, const Kernel &K,
   OS << "{\"kernel\":" << str(K.Name) << ",\"threads\":" << Plan.Threads
      << ",\"smem_bytes\":" << Plan.Layout.DynamicBytes
      << ",\"smem_capacity\":" << Plan.SmemCapacity
-     << ",\"baseline_registers\":" << Plan.BaselineRegs;
+     << ",\"baseline_registers\":" << Plan.BaselineRegs
+     << ",\"target\":" << str(Plan.Tgt->Name);
+  OS << ",\"tmem\":{\"allocated\":" << Plan.Tmem.Alloc
+     << ",\"capacity\":" << Plan.Tmem.Capacity << ",\"regions\":"
+     << list(Plan.Tmem.Regions,
+             [&](const TmemRegion &TR) {
+               return "{\"resource\":" + Name(TR.Resource) +
+                      ",\"first\":" + std::to_string(TR.Column) +
+                      ",\"columns\":" + std::to_string(TR.Columns) + "}";
+             })
+     << "}";
   OS << ",\"tasks\":" << list(Plan.tasks(P, K), [&](const Task *TP) {
     const Task &T = *TP;
     std::ostringstream TS;

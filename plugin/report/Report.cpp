@@ -26,6 +26,10 @@ std::string kernelReport(const Program &P, const Kernel &K,
     OS << ", clusters of " << Plan.ClusterCtas << " CTAs (" << Plan.Cluster[0]
        << "x" << Plan.Cluster[1] << "x" << Plan.Cluster[2]
        << "; everything below is per CTA)";
+  if (Plan.Tgt != &targetSm90a())
+    OS << ", target " << Plan.Tgt->Name;
+  if (Plan.Tmem.Alloc)
+    OS << ", " << Plan.Tmem.Alloc << " columns of tensor memory";
   OS << "\n";
   OS << "-- tasks\n";
   for (const Task *TP : Plan.tasks(P, K)) {
@@ -60,7 +64,10 @@ std::string kernelReport(const Program &P, const Kernel &K,
     if (isPipelined(Res.Kind))
       OS << "  stages " << Res.Stages << "  payload " << Res.PayloadBytes
          << " B";
-    if (Res.Kind == PipelineKind::TaskOwned)
+    if (Res.inTmem())
+      OS << "  " << Res.TmemColumns
+         << " columns of tensor memory, private to its task";
+    else if (Res.Kind == PipelineKind::TaskOwned)
       OS << "  " << Res.PayloadBytes << " B, private to its task";
     if (const TurnPlan *TP = Plan.turn(R)) // "ring a (bar 4) -> b (bar 5)"
       for (size_t Pos = 0; Pos < TP->Ring.size(); ++Pos)
@@ -150,6 +157,7 @@ std::string layoutReport(const Program &P, const Kernel &K,
        << pad(std::to_string(RL.EmptyBarOffset), 10, true) << "\n";
   }
   OS << "  data " << L.DataBytes << " B + barriers " << L.BarrierBytes
+     << (Plan.Tmem.Alloc ? " B + tensor-memory address 16" : "")
      << " B = " << L.TotalBytes << " B (launch size " << L.DynamicBytes
      << " B) / capacity " << Plan.SmemCapacity << " B\n";
   for (const AliasGroup &G : K.Aliases) {
@@ -160,6 +168,29 @@ std::string layoutReport(const Program &P, const Kernel &K,
   }
   if (L.AliasSavedBytes)
     OS << "  alias savings " << L.AliasSavedBytes << " B\n";
+  OS << tmemReport(P, K, Plan);
+  return OS.str();
+}
+
+std::string tmemReport(const Program &P, const Kernel &K,
+                       const KernelPlan &Plan) {
+  const TmemPlan &TP = Plan.Tmem;
+  if (TP.Regions.empty())
+    return "";
+  std::ostringstream OS;
+  OS << "[tmem-layout] kernel '" << K.Name << "'\n";
+  OS << "  " << pad("resource", 16) << pad("columns", 8, true)
+     << pad("first", 8, true) << pad("end", 8, true) << "\n";
+  for (const TmemRegion &TR : TP.Regions)
+    OS << "  " << pad(P.Resources[TR.Resource].Name, 16)
+       << pad(std::to_string(TR.Columns), 8, true)
+       << pad(std::to_string(TR.Column), 8, true)
+       << pad(std::to_string(TR.Column + TR.Columns), 8, true) << "\n";
+  OS << "  used " << TP.Used << " columns, allocated " << TP.Alloc
+     << " / capacity " << TP.Capacity << " (warp " << TP.Warp
+     << " allocates before the first barrier, frees after the last; address "
+        "at shared offset "
+     << TP.SlotOffset << ")\n";
   return OS.str();
 }
 

@@ -26,6 +26,9 @@ std::string scheduleTable(const Program &P, const Kernel &K,
                           const SimResult &S);
 
 /// `[smem-layout]` table: names, sizes, offsets, arrival counts.
+/// The ts::tmem resources' columns and the allocation ("" without any).
+std::string tmemReport(const Program &P, const Kernel &K,
+                       const KernelPlan &Plan);
 std::string layoutReport(const Program &P, const Kernel &K,
                          const KernelPlan &Plan);
 

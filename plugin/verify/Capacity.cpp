@@ -40,9 +40,36 @@ std::string capacityFix(const Program &P, const KernelPlan &Plan) {
 
 } // namespace
 
+/// Tensor memory over the capacity (a target without any is ts-target's).
+static void checkTmemCapacity(const Program &P, const Kernel &K,
+                              const KernelPlan &Plan, DiagList &Out) {
+  const TmemPlan &TP = Plan.Tmem;
+  if (!Plan.Tgt->TmemColumns || TP.Used <= TP.Capacity)
+    return;
+  Diag &D =
+      report(Out, Check::Capacity, K.Loc,
+             "kernel " + quote(K.Name) + " needs " + std::to_string(TP.Used) +
+                 " columns of tensor memory; the capacity is " +
+                 std::to_string(TP.Capacity) + " columns");
+  for (const TmemRegion &TR : TP.Regions)
+    note(D, P.Resources[TR.Resource].TmemLoc,
+         quote(P.Resources[TR.Resource].Name) + ": columns [" +
+             std::to_string(TR.Column) + ", " +
+             std::to_string(TR.Column + TR.Columns) + ")");
+  note(D, K.Loc,
+       TP.Capacity < Plan.Tgt->TmemColumns
+           ? "use fewer columns, or raise ts::tmem_capacity up to " +
+                 std::to_string(Plan.Tgt->TmemColumns)
+           : "use fewer columns: " + std::to_string(TP.Capacity) +
+                 " is all the tensor memory a CTA has (each resource starts "
+                 "on a " +
+                 std::to_string(Plan.Tgt->TmemGranule) + "-column granule)");
+}
+
 void checkCapacity(const Program &P, const Kernel &K, const KernelPlan &Plan,
                    DiagList &Out) {
   const BlockLayout &L = Plan.Layout;
+  checkTmemCapacity(P, K, Plan, Out);
 
   // Launch sizes are 32-bit: past that no -W flag can make a kernel.
   if (L.DynamicBytes > UINT32_MAX) {

@@ -32,6 +32,12 @@ void runProtocol(const Program &P, const Kernel &K, const KernelPlan &Plan,
 const std::vector<CheckRow> &checkRegistry() {
   using C = Check;
   static const std::vector<CheckRow> Rows = {
+      {"Targets",
+       {C::Target},
+       Scope::Kernel,
+       true,
+       false,
+       runPlanned<checkTarget>},
       {"Cluster", {C::Cluster}, Scope::Kernel, false, false, run<checkCluster>},
       {"Warps", {C::Warps}, Scope::View, false, false, runPlanned<checkWarps>},
       {"Registers",

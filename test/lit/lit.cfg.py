@@ -57,6 +57,9 @@ if os.path.exists(clangd):
 if config.nvcc and os.path.exists(config.nvcc):
     config.available_features.add("nvcc")
     config.substitutions.append(("%cuda_nvcc", config.nvcc))
+    # Blackwell: compute_100a both ways (plain -arch=sm_100a fails in ptxas).
+    config.substitutions.append(("%sm100_nvcc", "{} -std=c++17 -I {}/include "
+        "-gencode=arch=compute_100a,code=sm_100a".format(config.nvcc, src)))
 if config.cuobjdump and os.path.exists(config.cuobjdump):
     config.available_features.add("cuobjdump")
     config.substitutions.append(("%cuobjdump", config.cuobjdump))

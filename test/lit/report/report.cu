@@ -52,7 +52,7 @@ __device__ void sum(const Params &p, ts::consumer<Chunk> c, ts::producer<Sums>) 
 // TEXT-NEXT:   Chunk.empty              2 x 8 B       128      2064
 // TEXT-NEXT:   data 2048 B + barriers 32 B = 2080 B (launch size 2192 B) / capacity 232448 B
 // TEXT:      -- verification: PASSED (0 error(s), 0 warning(s))
-// TEXT-NEXT:    checks: ts-syntax ts-warps ts-registers ts-roles ts-bracketing ts-graph ts-capacity ts-credit ts-ownership ts-token ts-unused-token ts-tma-store ts-repeated-store ts-tma-bytes ts-tma-box ts-turn ts-fixup ts-race ts-pdl ts-cluster ts-domain ts-bound ts-padding ts-unlisted-task ts-register-pressure
+// TEXT-NEXT:    checks: ts-syntax ts-warps ts-registers ts-roles ts-bracketing ts-graph ts-capacity ts-credit ts-ownership ts-token ts-unused-token ts-tma-store ts-repeated-store ts-tma-bytes ts-tma-box ts-turn ts-fixup ts-target ts-race ts-pdl ts-cluster ts-domain ts-bound ts-padding ts-unlisted-task ts-register-pressure
 // TEXT-NEXT:    protocol: every trip count (runs 0 to 6 decide all: steady state from iteration 1 with period 1)
 
 // JSON: {"format":"libts-report","version":1,"libts":"0.1.0","kernels":[{"kernel":"reduce","threads":256,"smem_bytes":2192,"smem_capacity":232448,"baseline_registers":256,

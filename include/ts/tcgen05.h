@@ -1,0 +1,185 @@
+// Blackwell (sm_100a) tensor cores and tensor memory: tcgen05.mma from
+// shared-memory descriptors into TMEM accumulators, its commit to an
+// mbarrier, accumulator loads, the tcgen05 fences, and the allocation the
+// generated kernel body makes for the plan's ts::tmem resources. Facts and
+// sources: docs/blackwell-facts.md. Everything here is cta_group::1.
+//
+// Only nvcc compiles these for sm_100a (-gencode=arch=compute_100a,
+// code=sm_100a); elsewhere the device functions trap, as ts/wgmma.h does
+// off sm_90a.
+#ifndef LIBTS_TCGEN05_H
+#define LIBTS_TCGEN05_H
+
+#include <cstdint>
+
+#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM100_ALL)
+#define LIBTS_HAS_TCGEN05 1
+#else
+#define LIBTS_HAS_TCGEN05 0
+#endif
+
+namespace ts {
+namespace tcgen05 {
+
+namespace detail {
+__device__ __forceinline__ void unsupported() {
+#if defined(__CUDA_ARCH__) && !LIBTS_HAS_TCGEN05
+  __trap(); // tcgen05 needs sm_100a
+#endif
+}
+__device__ __forceinline__ uint32_t smem_address(const void *p) {
+  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+}
+} // namespace detail
+
+/// Instruction descriptor of kind::f16 for bf16 x bf16 -> f32, A and B
+/// K-major (PTX ISA, "Instruction descriptor"): D type f32 (bits 4-5 = 1),
+/// A and B bf16 (bits 7-9, 10-12 = 1), N >> 3 at bit 17, M >> 4 at bit 24.
+__host__ __device__ constexpr uint32_t idesc_bf16(unsigned m, unsigned n) {
+  return (1u << 4) | (1u << 7) | (1u << 10) | ((n >> 3) << 17) | ((m >> 4) << 24);
+}
+static_assert(idesc_bf16(128, 256) == 0x08400490u, "docs/blackwell-facts.md, section 2");
+
+// Shared-memory descriptor for a K-major tile with 128-byte swizzle:
+//   bits  0-13  start address >> 4
+//   bits 16-29  leading byte offset >> 4 (unused for swizzled K-major: 1)
+//   bits 32-45  stride byte offset >> 4: 1024 B between 8-row groups
+//   bits 46-48  0b001 (the descriptor version sm_100 requires)
+//   bits 61-63  layout: 2 = 128-byte swizzle
+constexpr uint64_t kDescSw128Bits =
+    (uint64_t(1) << 16) | (uint64_t(1024 >> 4) << 32) | (uint64_t(1) << 46) | (uint64_t(2) << 61);
+
+__device__ __forceinline__ uint64_t make_desc_sw128(const void *smem) {
+  return kDescSw128Bits | uint64_t((detail::smem_address(smem) & 0x3FFFFu) >> 4);
+}
+
+/// The descriptor moved `bytes` along K inside the swizzled 128-byte row
+/// (k16 step i: 32 * i bytes), as on Hopper.
+__device__ __forceinline__ uint64_t advance_k(uint64_t desc, unsigned bytes) {
+  return desc + uint64_t(bytes >> 4);
+}
+
+/// D[tmem] (+)= A * B with one M x N x 16 step, issued by ONE thread (PTX:
+/// single-thread issue). `accumulate` false overwrites D.
+__device__ __forceinline__ void mma_bf16(uint32_t d_tmem, uint64_t desc_a, uint64_t desc_b,
+                                         uint32_t idesc, bool accumulate) {
+#if LIBTS_HAS_TCGEN05
+  asm volatile("{\n"
+               ".reg .pred p;\n"
+               "setp.ne.b32 p, %4, 0;\n"
+               "tcgen05.mma.cta_group::1.kind::f16 [%0], %1, %2, %3, p;\n"
+               "}\n" ::"r"(d_tmem),
+               "l"(desc_a), "l"(desc_b), "r"(idesc), "r"(int(accumulate))
+               : "memory");
+#else
+  detail::unsupported();
+#endif
+}
+
+/// One arrival on `bar` once every tcgen05 operation this thread issued
+/// before has completed (the MMAs' reads of shared memory and writes of
+/// tensor memory); issued by the thread that issued them.
+__device__ __forceinline__ void commit(uint64_t *bar) {
+#if LIBTS_HAS_TCGEN05
+  asm volatile(
+      "tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%0];\n" ::"r"(
+          detail::smem_address(bar))
+      : "memory");
+#else
+  detail::unsupported();
+#endif
+}
+
+/// Orders this thread's earlier tcgen05 operations before a following
+/// barrier or mbarrier arrive.
+__device__ __forceinline__ void fence_before_thread_sync() {
+#if LIBTS_HAS_TCGEN05
+  asm volatile("tcgen05.fence::before_thread_sync;\n" ::: "memory");
+#else
+  detail::unsupported();
+#endif
+}
+
+/// Orders this thread's later tcgen05 operations after a preceding barrier
+/// or mbarrier wait.
+__device__ __forceinline__ void fence_after_thread_sync() {
+#if LIBTS_HAS_TCGEN05
+  asm volatile("tcgen05.fence::after_thread_sync;\n" ::: "memory");
+#else
+  detail::unsupported();
+#endif
+}
+
+/// Eight consecutive 32-bit columns of one TMEM lane per thread (shape
+/// 32x32b: warp w % 4 reaches lanes 32 (w % 4) .. 32 (w % 4) + 31); whole
+/// warp. The registers are valid after wait_ld().
+__device__ __forceinline__ void ld_32x32b_x8(uint32_t (&r)[8], uint32_t taddr) {
+#if LIBTS_HAS_TCGEN05
+  asm volatile("tcgen05.ld.sync.aligned.32x32b.x8.b32 {%0, %1, %2, %3, %4, %5, %6, %7}, [%8];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]), "=r"(r[4]), "=r"(r[5]), "=r"(r[6]),
+                 "=r"(r[7])
+               : "r"(taddr)
+               : "memory");
+#else
+  detail::unsupported();
+  for (int i = 0; i < 8; ++i)
+    r[i] = 0;
+#endif
+}
+
+/// Waits for this thread's earlier tcgen05.ld.
+__device__ __forceinline__ void wait_ld() {
+#if LIBTS_HAS_TCGEN05
+  asm volatile("tcgen05.wait::ld.sync.aligned;\n" ::: "memory");
+#else
+  detail::unsupported();
+#endif
+}
+
+/// The TMEM address of lane `lane`, column `column` past `base`.
+__device__ __forceinline__ uint32_t address(uint32_t base, unsigned lane, unsigned column) {
+  return base + (uint32_t(lane) << 16) + column;
+}
+
+} // namespace tcgen05
+
+namespace detail {
+
+/// The generated body's allocation (one whole warp, before the block's
+/// first barrier): `Cols` columns, their base written to `slot`; the
+/// permit is given up at once so that the next CTA on the SM can allocate.
+template <unsigned Cols> __device__ __forceinline__ void tmem_alloc(uint32_t *slot) {
+  static_assert(Cols >= 32 && Cols <= 512 && (Cols & (Cols - 1)) == 0,
+                "tcgen05.alloc takes a power of two from 32 to 512 columns");
+#if LIBTS_HAS_TCGEN05
+  asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], %1;\n"
+               "tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;\n" ::"r"(
+                   tcgen05::detail::smem_address(slot)),
+               "n"(Cols)
+               : "memory");
+  tcgen05::fence_before_thread_sync();
+#else
+  tcgen05::detail::unsupported();
+#endif
+}
+
+/// After the barrier that follows tmem_alloc: the allocation's base.
+__device__ __forceinline__ uint32_t tmem_base(const uint32_t *slot) {
+  tcgen05::fence_after_thread_sync();
+  return *slot;
+}
+
+/// After the block's last barrier (every task done with its columns): the
+/// allocating warp frees them, as every block must before it exits.
+template <unsigned Cols> __device__ __forceinline__ void tmem_free(uint32_t base) {
+  tcgen05::fence_after_thread_sync();
+#if LIBTS_HAS_TCGEN05
+  asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, %1;\n" ::"r"(base), "n"(Cols)
+               : "memory");
+#endif
+}
+
+} // namespace detail
+} // namespace ts
+
+#endif

@@ -1,0 +1,89 @@
+// Tensor memory and the kernel's target: a ts::tmem resource needs
+// ts::target(ts::sm_100a), the plan's columns must fit the capacity, and a
+// Blackwell kernel has no wgmma. Malformed options are errors at the
+// argument.
+// Attribute errors stop the kernel checks, so they have a compile of their own.
+// RUN: %ts_device -fsyntax-only -ferror-limit=0 -Xclang -verify %s
+// RUN: %ts_device -fsyntax-only -ferror-limit=0 -DOPTIONS -Xclang -verify=options %s
+#include <ts/ts.h>
+
+struct [[ts::resource(ts::task_owned, ts::tmem(128))]] Acc {};
+struct [[ts::resource(ts::task_owned, ts::tmem(256))]] Acc2 {};
+struct [[ts::resource(ts::task_owned, ts::tmem(160))]] Acc3 {};
+struct [[ts::resource(ts::async_async, ts::stages(2))]] Tile {
+  float v[1024];
+};
+
+// --- tensor memory in a Hopper kernel
+[[ts::task(ts::warps(0, 4))]]
+__device__ void acc_task(ts::owned<Acc> a) {}
+[[ts::kernel(acc_task)]]
+__global__ void hopper_tmem(); // expected-error@10 {{'Acc' lives in tensor memory, which kernel 'hopper_tmem' (target sm_90a) does not have}} expected-note {{add ts::target(ts::sm_100a)}}
+
+// --- columns over the capacity: 128 + 256 + 160 (granule-aligned) > 512
+[[ts::task(ts::warps(0, 4))]]
+__device__ void three(ts::owned<Acc> a, ts::owned<Acc2> b, ts::owned<Acc3> c) {}
+[[ts::kernel(three, ts::target(ts::sm_100a))]]
+__global__ void too_many_columns(); // expected-error {{kernel 'too_many_columns' needs 544 columns of tensor memory; the capacity is 512 columns}} expected-note@10 {{'Acc': columns [0, 128)}} expected-note@11 {{'Acc2': columns [128, 384)}} expected-note@12 {{'Acc3': columns [384, 544)}} expected-note {{512 is all the tensor memory a CTA has (each resource starts on a 32-column granule)}}
+
+// --- a lowered capacity: 128 + 256 fit 512, not 256
+[[ts::task(ts::warps(0, 4))]]
+__device__ void two(ts::owned<Acc> a, ts::owned<Acc2> b) {}
+[[ts::kernel(two, ts::target(ts::sm_100a), ts::tmem_capacity(256))]]
+__global__ void over_lowered_capacity(); // expected-error {{needs 384 columns of tensor memory; the capacity is 256 columns}} expected-note@10 {{columns [0, 128)}} expected-note@11 {{columns [128, 384)}} expected-note {{raise ts::tmem_capacity up to 512}}
+
+[[ts::task(ts::warps(0, 4))]]
+__device__ void two_b(ts::owned<Acc> a, ts::owned<Acc2> b) {}
+[[ts::kernel(two_b, ts::target(ts::sm_100a))]]
+__global__ void fits(); // 384 columns: allocated 512
+
+// --- wgmma in a Blackwell kernel
+[[ts::task(ts::warps(0, 1))]]
+__device__ void load(ts::producer<Tile> p) {
+  for (auto i : ts::domain(0, 4)) {
+    auto s = p.acquire();
+    s->v[0] = 1.f;
+    p.commit(s);
+  }
+}
+[[ts::task(ts::warps(4, 4))]]
+__device__ void use(ts::consumer<Tile> c) {
+  for (auto i : ts::domain(0, 4)) {
+    auto s = c.wait();
+    ts::wgmma::commit_group(); // expected-error {{ts::wgmma::commit_group is a Hopper instruction; kernel 'blackwell_wgmma' targets sm_100a, which has no wgmma}}
+    ts::wgmma::wait_group<0>();
+    c.release(s);
+  }
+}
+[[ts::kernel(load, use, ts::target(ts::sm_100a))]]
+__global__ void blackwell_wgmma(); // expected-note {{Blackwell MMAs are tcgen05 (ts/tcgen05.h); or target sm_90a}}
+
+#ifdef OPTIONS
+// --- the option itself
+struct [[ts::resource(ts::task_owned, ts::tmem(0))]] Zero {};     // options-error {{ts::tmem(0) is out of range}} options-note {{between 1 and 512 columns}}
+struct [[ts::resource(ts::task_owned, ts::tmem(513))]] Wide {};   // options-error {{ts::tmem(513) is out of range}} options-note {{between 1 and 512 columns}}
+struct [[ts::resource(ts::task_owned, ts::tmem(32), ts::tmem(64))]] Twice {}; // options-error {{ts::tmem is given twice}} options-note {{keep one; the first is here}}
+struct [[ts::resource(ts::tma_async, ts::tmem(64))]] Staged {}; // options-error {{ts::tmem applies only to ts::task_owned resources, not ts::tma_async}} options-note {{stages handed between tasks are not supported yet}}
+struct [[ts::resource(ts::task_owned, ts::tmem(64))]] Full { // options-error {{tensor-memory resource 'Full' has members}} options-note {{reached through ts::owned<Full>::tmem()}}
+  float x[4];
+};
+
+[[ts::task(ts::warps(0, 4))]]
+__device__ void cap_task(ts::owned<Acc> a) {}
+[[ts::kernel(cap_task, ts::target(ts::sm_100a), ts::tmem_capacity(96))]] // options-error {{ts::tmem_capacity(96) is not a power of two of at least 32}} options-note {{32, 64, 128, 256 or 512 columns}}
+__global__ void odd_capacity();
+[[ts::task(ts::warps(0, 4))]]
+__device__ void cap_task2(ts::owned<Acc> a) {}
+[[ts::kernel(cap_task2, ts::target(ts::sm_100a), ts::tmem_capacity(1024))]] // options-error {{ts::tmem_capacity(1024) is more tensor memory than a CTA has}} options-note {{512 columns (the default)}}
+__global__ void big_capacity();
+
+// --- the target option
+[[ts::task(ts::warps(0, 4))]]
+__device__ void t1(ts::owned<Acc> a) {}
+[[ts::kernel(t1, ts::target(ts::sm_100a), ts::target(ts::sm_90a))]] // options-error {{ts::target is given twice}} options-note {{give the kernel one target}}
+__global__ void two_targets();
+[[ts::task(ts::warps(0, 4))]]
+__device__ void t2(ts::owned<Acc> a) {}
+[[ts::kernel(t2, ts::target(ts::target_arch(80)))]] // options-error {{80 is not a ts::target_arch}} options-note {{use ts::sm_90a or ts::sm_100a}}
+__global__ void bad_target();
+#endif

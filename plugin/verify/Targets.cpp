@@ -8,6 +8,8 @@
 #include "verify/Verify.h"
 #include "verify/VerifyUtil.h"
 
+#include <algorithm>
+
 namespace ts {
 using namespace detail;
 
@@ -45,12 +47,37 @@ void wgmmaOnBlackwell(const Program &P, const Kernel &K, const KernelPlan &Plan,
     }
 }
 
+/// tcgen05.alloc blocks while another CTA on the SM holds the columns: a
+/// CTA that waits for other CTAs (cluster barriers, a stream-K fix-up) may
+/// wait for one blocked behind it.
+void tmemBetweenCtas(const Program &P, const Kernel &K, const KernelPlan &Plan,
+                     DiagList &Out) {
+  bool Settles = std::any_of(K.Tasks.begin(), K.Tasks.end(), [&](unsigned TI) {
+    return !P.Tasks[TI].Settles.empty();
+  });
+  if (!Plan.Tmem.Alloc || (K.clusterCtas() == 1 && !Settles))
+    return;
+  const Resource &First = P.Resources[Plan.Tmem.Regions.front().Resource];
+  Diag &D =
+      report(Out, Check::Target, First.TmemLoc,
+             std::string(
+                 "tensor memory in a kernel whose CTAs wait for each other (") +
+                 (Settles ? "a stream-K fix-up" : "a cluster") +
+                 ") is not supported yet");
+  note(D, K.Loc,
+       "tcgen05.alloc blocks while another CTA on the SM holds the columns, "
+       "and that CTA may be waiting for this one; keep tensor memory in "
+       "kernels without clusters or cross-CTA waits");
+}
+
 } // namespace
 
 void checkTarget(const Program &P, const Kernel &K, const KernelPlan &Plan,
                  DiagList &Out) {
   if (!Plan.Tgt->TmemColumns)
     tmemWithoutTarget(P, K, Plan, Out);
+  else
+    tmemBetweenCtas(P, K, Plan, Out);
   if (K.Arch == TargetArch::Sm100a)
     wgmmaOnBlackwell(P, K, Plan, Out);
 }

@@ -107,6 +107,17 @@ TEST(Tmem, HopperKernelHasNone) {
   EXPECT_TRUE(C.empty()) << dump(C);
 }
 
+TEST(Tmem, NotBetweenCtasThatWaitForEachOther) {
+  Owner O({64});
+  O.B.P.Tasks[0].Settles.push_back(SettleCall{});
+  DiagList D;
+  checkTarget(O.B.P, O.B.kernel(), O.plan(), D);
+  ASSERT_EQ(D.size(), 1u) << dump(D);
+  EXPECT_EQ(D[0].Message, "tensor memory in a kernel whose CTAs wait for "
+                          "each other (a stream-K fix-up) is not supported "
+                          "yet");
+}
+
 TEST(Tmem, BlackwellKernelIsClean) {
   Owner O({64});
   DiagList D;

@@ -37,6 +37,13 @@ __device__ void two_b(ts::owned<Acc> a, ts::owned<Acc2> b) {}
 [[ts::kernel(two_b, ts::target(ts::sm_100a))]]
 __global__ void fits(); // 384 columns: allocated 512
 
+// --- CTAs that wait for each other: alloc may block behind one of them
+struct [[ts::resource(ts::task_owned, ts::tmem(64))]] ClusterAcc {}; // expected-error {{tensor memory in a kernel whose CTAs wait for each other (a cluster) is not supported yet}}
+[[ts::task(ts::warps(0, 4))]]
+__device__ void cluster_task(ts::owned<ClusterAcc> a) {}
+[[ts::kernel(cluster_task, ts::target(ts::sm_100a), ts::cluster_shape(2))]]
+__global__ void tmem_in_cluster(); // expected-note {{tcgen05.alloc blocks while another CTA on the SM holds the columns}}
+
 // --- wgmma in a Blackwell kernel
 [[ts::task(ts::warps(0, 1))]]
 __device__ void load(ts::producer<Tile> p) {

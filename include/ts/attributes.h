@@ -13,12 +13,21 @@ enum class pipeline_kind : int {
   tma_async = 2,   ///< TMA produces (transaction bytes), threads consume
   task_owned = 3,  ///< shared memory private to one task (ts::owned<R>)
   turns = 4,       ///< a turn passed round a ring of tasks (ts::turn<R, Pos>)
+  /// sm_100a: TMA produces, a one-warp task's tcgen05 MMAs consume; the
+  /// release commits (tcgen05.commit), so it waits for the MMAs' reads.
+  tma_umma = 5,
+  /// sm_100a: a one-warp task's tcgen05 MMAs produce into tensor memory
+  /// (ts::tmem(N) columns per stage; the commit arrives when they are
+  /// done), threads consume with tcgen05.ld.
+  umma_async = 6,
 };
 inline constexpr pipeline_kind gmem = pipeline_kind::gmem;
 inline constexpr pipeline_kind async_async = pipeline_kind::async_async;
 inline constexpr pipeline_kind tma_async = pipeline_kind::tma_async;
 inline constexpr pipeline_kind task_owned = pipeline_kind::task_owned;
 inline constexpr pipeline_kind turns = pipeline_kind::turns;
+inline constexpr pipeline_kind tma_umma = pipeline_kind::tma_umma;
+inline constexpr pipeline_kind umma_async = pipeline_kind::umma_async;
 
 struct stages_t { int count; };
 /// Number of shared-memory stages of a pipelined resource.

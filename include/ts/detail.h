@@ -108,6 +108,10 @@ struct pipe {
   unsigned peers = 1;
   /// CTAs a stage's multicast loads write (bit i: rank i).
   unsigned mcast_mask = 1;
+  /// A ts::umma_async pipeline: its first stage's tensor-memory address
+  /// and the columns between stages.
+  unsigned tmem = 0;
+  unsigned tmem_stride = 0;
 };
 
 /// A task's position in a pipe: stage index and the parity to wait for.

@@ -7,6 +7,7 @@
 #define LIBTS_PIPELINE_H
 
 #include "ts/detail.h"
+#include "ts/tcgen05.h"
 
 namespace ts {
 
@@ -40,14 +41,16 @@ public:
   /// (`ts::stage<R> prev; ... prev = s;`): it holds no stage until the
   /// first assignment, and the verifier rejects a hand-back before it.
   __device__ __forceinline__ stage()
-      : payload_(nullptr), index_(0), full_(nullptr), issuer_(false), mask_(1) {}
+      : payload_(nullptr), index_(0), full_(nullptr), issuer_(false), mask_(1), tmem_(0) {}
   __device__ __forceinline__ stage(R *payload, unsigned index, uint64_t *full, bool issuer,
                                    unsigned mask = 1)
-      : payload_(payload), index_(index), full_(full), issuer_(issuer), mask_(mask) {}
+      : payload_(payload), index_(index), full_(full), issuer_(issuer), mask_(mask), tmem_(0) {}
   /// The stage at cursor `c` of pipe `p`.
   __device__ __forceinline__ stage(const detail::pipe &p, const detail::cursor &c, bool issuer)
       : stage(reinterpret_cast<R *>(p.data + c.index * p.stride), c.index, p.full + c.index,
-              issuer, p.mcast_mask) {}
+              issuer, p.mcast_mask) {
+    tmem_ = p.tmem + c.index * p.tmem_stride;
+  }
 
   __device__ __forceinline__ R *operator->() const { return payload_; }
   __device__ __forceinline__ R &operator*() const { return *payload_; }
@@ -56,6 +59,9 @@ public:
   __device__ __forceinline__ tma_barrier barrier() const {
     return tma_barrier(full_, issuer_, mask_);
   }
+  /// A ts::umma_async stage: the tensor-memory address of its lane 0,
+  /// first column (the MMAs' accumulator, what tcgen05.ld reads).
+  __device__ __forceinline__ unsigned tmem() const { return tmem_; }
 
 private:
   R *payload_;
@@ -63,6 +69,7 @@ private:
   uint64_t *full_;
   bool issuer_;
   unsigned mask_;
+  unsigned tmem_;
 };
 
 /// Result of one non-blocking test (try_acquire / try_wait). Passing it to
@@ -106,8 +113,13 @@ public:
       block(pipe_->empty + cur_->index, "empty");
     // No lane may run ahead of the leader's expect_tx into its TMA issue.
     __syncwarp();
-    const bool issuer = pipe_->kind == pipeline_kind::tma_async && leader_ &&
-                        detail::lane_index() == 0;
+    const bool tma = pipe_->kind == pipeline_kind::tma_async ||
+                     pipe_->kind == pipeline_kind::tma_umma;
+    const bool issuer = tma && leader_ && detail::lane_index() == 0;
+    // The MMAs that refill an accumulator stage come after the epilogue's
+    // reads of it (the wait above).
+    if (pipe_->kind == pipeline_kind::umma_async)
+      tcgen05::fence_after_thread_sync();
     if (issuer && arms_)
       detail::arrive_expect_tx(pipe_->full + cur_->index, pipe_->tx_bytes);
     else if (issuer)
@@ -123,12 +135,16 @@ public:
   }
 
   /// Publishes the stage. Threads arrive for async_async; for tma_async the
-  /// transaction bytes complete the phase, so there is nothing to do. The
-  /// stage names its slot, so a task may hold several (the verifier checks
-  /// they are handed back oldest first).
+  /// transaction bytes complete the phase, so there is nothing to do; for
+  /// umma_async lane 0, which issued the MMAs (ts/tcgen05.h), commits them
+  /// to the full barrier: it arrives once they are done. The stage names
+  /// its slot, so a task may hold several (the verifier checks they are
+  /// handed back oldest first).
   __device__ __forceinline__ void commit(const stage<R> &s) {
     if (pipe_->kind == pipeline_kind::async_async)
       detail::arrive(pipe_->full + s.index());
+    else if (pipe_->kind == pipeline_kind::umma_async)
+      tcgen05::commit(pipe_->full + s.index());
   }
 
 private:
@@ -182,6 +198,10 @@ public:
       detail::wait_parity(pipe_->full + cur_->index, cur_->phase);
 #endif
     }
+    // tcgen05 reads (MMAs of a TMA-filled stage, loads of an accumulator)
+    // come after the wait.
+    if (pipe_->kind == pipeline_kind::tma_umma || pipe_->kind == pipeline_kind::umma_async)
+      tcgen05::fence_after_thread_sync();
     const stage<R> s = stage<R>(*pipe_, *cur_, false);
     detail::advance(*pipe_, *cur_);
     return s;
@@ -197,9 +217,7 @@ public:
   /// multicast stage); the producer may refill it once all consumers have. A thread that stored from the stage with TMA first
   /// waits until those reads are done.
   __device__ __forceinline__ void release(const stage<R> &s) {
-    if (detail::waits_store_reads(mode_))
-      detail::wait_bulk_reads();
-    detail::hand_back(*pipe_, s.index(), detail::unfenced(mode_));
+    hand_back(s.index());
     oldest_ = s.index() + 1 == pipe_->stages ? 0 : s.index() + 1;
   }
 
@@ -208,13 +226,28 @@ public:
   /// wait_group saw that read complete. The verifier checks the order, so
   /// the oldest is always the one after the last stage handed back.
   __device__ __forceinline__ void release_oldest() {
-    if (detail::waits_store_reads(mode_))
-      detail::wait_bulk_reads();
-    detail::hand_back(*pipe_, oldest_, detail::unfenced(mode_));
+    hand_back(oldest_);
     oldest_ = oldest_ + 1 == pipe_->stages ? 0 : oldest_ + 1;
   }
 
 private:
+  /// A tma_umma stage goes back by lane 0's commit of its MMAs (one
+  /// arrival once they have read it); a umma_async one after this thread's
+  /// tensor-memory loads are done; others as the mode says.
+  __device__ __forceinline__ void hand_back(unsigned index) {
+    if (pipe_->kind == pipeline_kind::tma_umma) {
+      tcgen05::commit(pipe_->empty + index);
+      return;
+    }
+    if (pipe_->kind == pipeline_kind::umma_async) {
+      tcgen05::wait_ld();
+      tcgen05::fence_before_thread_sync();
+    }
+    if (detail::waits_store_reads(mode_))
+      detail::wait_bulk_reads();
+    detail::hand_back(*pipe_, index, detail::unfenced(mode_));
+  }
+
   const detail::pipe *pipe_;
   detail::cursor *cur_;
   unsigned oldest_; ///< Slot of the oldest stage held (release order is verified).

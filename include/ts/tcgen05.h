@@ -30,6 +30,9 @@ __device__ __forceinline__ void unsupported() {
 __device__ __forceinline__ uint32_t smem_address(const void *p) {
   return static_cast<uint32_t>(__cvta_generic_to_shared(p));
 }
+/// The thread that issues a warp's MMAs and commits them: a commit tracks
+/// only its own thread's MMAs, so both must be the same one.
+__device__ __forceinline__ bool issuing_lane() { return (threadIdx.x & 31u) == 0; }
 } // namespace detail
 
 /// Instruction descriptor of kind::f16 for bf16 x bf16 -> f32, A and B
@@ -59,32 +62,36 @@ __device__ __forceinline__ uint64_t advance_k(uint64_t desc, unsigned bytes) {
   return desc + uint64_t(bytes >> 4);
 }
 
-/// D[tmem] (+)= A * B with one M x N x 16 step, issued by ONE thread (PTX:
-/// single-thread issue). `accumulate` false overwrites D.
+/// D[tmem] (+)= A * B with one M x N x 16 step. A single thread issues it
+/// (PTX): lane 0 of each calling warp, which is also the lane that
+/// commit() and the tma_umma / umma_async hand-backs commit from.
+/// `accumulate` false overwrites D.
 __device__ __forceinline__ void mma_bf16(uint32_t d_tmem, uint64_t desc_a, uint64_t desc_b,
                                          uint32_t idesc, bool accumulate) {
 #if LIBTS_HAS_TCGEN05
-  asm volatile("{\n"
-               ".reg .pred p;\n"
-               "setp.ne.b32 p, %4, 0;\n"
-               "tcgen05.mma.cta_group::1.kind::f16 [%0], %1, %2, %3, p;\n"
-               "}\n" ::"r"(d_tmem),
-               "l"(desc_a), "l"(desc_b), "r"(idesc), "r"(int(accumulate))
-               : "memory");
+  if (detail::issuing_lane())
+    asm volatile("{\n"
+                 ".reg .pred p;\n"
+                 "setp.ne.b32 p, %4, 0;\n"
+                 "tcgen05.mma.cta_group::1.kind::f16 [%0], %1, %2, %3, p;\n"
+                 "}\n" ::"r"(d_tmem),
+                 "l"(desc_a), "l"(desc_b), "r"(idesc), "r"(int(accumulate))
+                 : "memory");
 #else
   detail::unsupported();
 #endif
 }
 
-/// One arrival on `bar` once every tcgen05 operation this thread issued
-/// before has completed (the MMAs' reads of shared memory and writes of
-/// tensor memory); issued by the thread that issued them.
+/// One arrival on `bar` once every tcgen05 operation lane 0 issued before
+/// has completed (the MMAs' reads of shared memory and writes of tensor
+/// memory); lane 0 of the calling warp commits, as it issued them.
 __device__ __forceinline__ void commit(uint64_t *bar) {
 #if LIBTS_HAS_TCGEN05
-  asm volatile(
-      "tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%0];\n" ::"r"(
-          detail::smem_address(bar))
-      : "memory");
+  if (detail::issuing_lane())
+    asm volatile(
+        "tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%0];\n" ::"r"(
+            detail::smem_address(bar))
+        : "memory");
 #else
   detail::unsupported();
 #endif

@@ -44,8 +44,8 @@ void Extractor::resource(const SeenAttr &A) {
     return;
   if (!Seen.Kind)
     error(A.Range.getBegin(), "[[ts::resource]] needs a kind",
-          "add ts::gmem, ts::async_async, ts::tma_async, ts::task_owned or "
-          "ts::turns");
+          "add ts::gmem, ts::async_async, ts::tma_async, ts::task_owned, "
+          "ts::turns, ts::tma_umma or ts::umma_async");
   if (RD->isInvalidDecl())
     return;
   if (RD->isDependentContext()) {
@@ -74,18 +74,20 @@ void Extractor::resourceOption(const Expr *E, Resource &R, ResourceSeen &Seen) {
       return;
     Seen.Kind = true;
     int64_t K = V->getInt().getExtValue();
-    if (K < 0 || K > 4) {
+    if (K < 0 || K > 6) {
       error(L, std::to_string(K) + " is not a ts::pipeline_kind",
-            "use ts::gmem, ts::async_async, ts::tma_async, ts::task_owned or "
-            "ts::turns");
+            "use ts::gmem, ts::async_async, ts::tma_async, ts::task_owned, "
+            "ts::turns, ts::tma_umma or ts::umma_async");
       Seen.KindBad = true;
       return;
     }
     if (!firstTime(Seen.Given, "the resource kind", L))
       return;
     static const PipelineKind Kinds[] = {
-        PipelineKind::Gmem, PipelineKind::AsyncAsync, PipelineKind::TmaAsync,
-        PipelineKind::TaskOwned, PipelineKind::Turns};
+        PipelineKind::Gmem,     PipelineKind::AsyncAsync,
+        PipelineKind::TmaAsync, PipelineKind::TaskOwned,
+        PipelineKind::Turns,    PipelineKind::TmaUmma,
+        PipelineKind::UmmaAsync};
     R.Kind = Kinds[K];
   } else if (intOption(resourceIntOptions(), E, L, R, Seen.Given)) {
     Seen.Tx = R.TxBytes.has_value();
@@ -100,12 +102,11 @@ void Extractor::resourceOption(const Expr *E, Resource &R, ResourceSeen &Seen) {
       R.MulticastLoc = toHandle(L);
     }
   } else {
-    error(
-        L, "unexpected argument to [[ts::resource]]",
-        "expected ts::gmem, ts::async_async, ts::tma_async, ts::task_owned or "
-        "ts::turns, "
-        "ts::stages(N), ts::tx_bytes(B), ts::align(B), ts::swizzled, "
-        "ts::multicast or ts::tmem(N)");
+    error(L, "unexpected argument to [[ts::resource]]",
+          "expected ts::gmem, ts::async_async, ts::tma_async, ts::task_owned, "
+          "ts::turns, ts::tma_umma, ts::umma_async, "
+          "ts::stages(N), ts::tx_bytes(B), ts::align(B), ts::swizzled, "
+          "ts::multicast or ts::tmem(N)");
   }
 }
 
@@ -199,8 +200,9 @@ void Extractor::payloadLayout(const CXXRecordDecl *RD, Resource &R) {
 void Extractor::resourceConsistency(const SeenAttr &A, const CXXRecordDecl *RD,
                                     const Resource &R,
                                     const ResourceSeen &Seen) {
-  if (R.inTmem() || Seen.Given.count("ts::tmem"))
-    tmemConsistency(RD, R, Seen);
+  if (R.inTmem() || Seen.Given.count("ts::tmem") ||
+      R.Kind == PipelineKind::UmmaAsync)
+    tmemConsistency(A, RD, R, Seen);
   else if (inSharedMemory(R.Kind) && R.PayloadBytes == 0)
     error(RD->getLocation(),
           std::string(isPipelined(R.Kind) ? "pipelined" : "task-owned") +
@@ -212,7 +214,7 @@ void Extractor::resourceConsistency(const SeenAttr &A, const CXXRecordDecl *RD,
     error(RD->getLocation(), "ts::turns resource '" + R.Name + "' holds data",
           "leave the struct empty: it only names the turn its tasks pass "
           "round");
-  if (R.Kind == PipelineKind::TmaAsync) {
+  if (isTma(R.Kind)) {
     if (Seen.Tx && *R.TxBytes > R.PayloadBytes)
       error(A.Range.getBegin(),
             "ts::tx_bytes(" + std::to_string(*R.TxBytes) +
@@ -221,7 +223,8 @@ void Extractor::resourceConsistency(const SeenAttr &A, const CXXRecordDecl *RD,
             "TMA cannot deliver more bytes than a stage holds");
   } else if (Seen.Tx) {
     error(A.Range.getBegin(),
-          "ts::tx_bytes applies only to ts::tma_async resources",
+          "ts::tx_bytes applies only to TMA-filled (ts::tma_async, "
+          "ts::tma_umma) resources",
           "remove it, or make the resource ts::tma_async");
   }
   if (Seen.Kind && !isPipelined(R.Kind) && R.Stages != 1)
@@ -243,17 +246,29 @@ void Extractor::resourceConsistency(const SeenAttr &A, const CXXRecordDecl *RD,
         "resource ts::tma_async");
 }
 
-void Extractor::tmemConsistency(const CXXRecordDecl *RD, const Resource &R,
-                                const ResourceSeen &Seen) {
-  // Pipelined tensor memory needs the UMMA pipeline kinds (issue 23).
-  if (R.inTmem() && Seen.Kind && R.Kind != PipelineKind::TaskOwned)
+void Extractor::tmemConsistency(const SeenAttr &A, const CXXRecordDecl *RD,
+                                const Resource &R, const ResourceSeen &Seen) {
+  // Tensor memory is a task's own columns or the stages MMAs fill.
+  if (R.inTmem() && Seen.Kind && R.Kind != PipelineKind::TaskOwned &&
+      R.Kind != PipelineKind::UmmaAsync)
     error(fromHandle(R.TmemLoc),
-          std::string("ts::tmem applies only to ts::task_owned resources, "
-                      "not ts::") +
+          std::string("ts::tmem applies only to ts::task_owned and "
+                      "ts::umma_async resources, not ts::") +
               pipelineKindName(R.Kind),
-          "keep the columns in one task (ts::task_owned); tensor-memory "
-          "stages handed between tasks are not supported yet");
-  if (R.PayloadBytes)
+          R.Kind == PipelineKind::TmaUmma
+              ? "a ts::tma_umma stage is shared memory that TMA fills; the "
+                "MMAs' accumulators are a ts::umma_async resource"
+              : "keep the columns in one task (ts::task_owned), or make "
+                "them the stages of a ts::umma_async pipeline");
+  if (R.Kind == PipelineKind::UmmaAsync && !Seen.Given.count("ts::tmem"))
+    error(A.Range.getBegin(),
+          "ts::umma_async resource '" + R.Name +
+              "' has no tensor-memory columns",
+          "its stages live in tensor memory: give each stage's columns with "
+          "ts::tmem(N)");
+  bool Tmem =
+      R.Kind == PipelineKind::TaskOwned || R.Kind == PipelineKind::UmmaAsync;
+  if (R.PayloadBytes && Tmem)
     error(RD->getLocation(),
           "tensor-memory resource '" + R.Name + "' has members",
           "leave the struct empty: its columns live in tensor memory, "

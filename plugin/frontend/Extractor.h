@@ -38,8 +38,8 @@ private:
   void tmemOption(const clang::Expr *E, clang::SourceLocation L, Resource &R,
                   ResourceSeen &Seen);
   /// ts::tmem on a kind or payload that cannot live in tensor memory.
-  void tmemConsistency(const clang::CXXRecordDecl *RD, const Resource &R,
-                       const ResourceSeen &Seen);
+  void tmemConsistency(const SeenAttr &A, const clang::CXXRecordDecl *RD,
+                       const Resource &R, const ResourceSeen &Seen);
   /// The payload is plain data a stage can hold unconstructed (errors if not).
   bool payloadIsPlainData(const clang::CXXRecordDecl *RD, const Resource &R);
   /// Payload size, alignment and members.

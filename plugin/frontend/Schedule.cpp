@@ -542,6 +542,7 @@ void Walker::statement(const Stmt *S) {
   if (!Refs.Found.empty())
     Loads.walk(S);
   bool Mma = !Refs.Found.empty() && issuesMma(S);
+  bool Umma = !Refs.Found.empty() && issuesUmma(S);
   bool Stores = !Refs.Found.empty() && mayStoreAsync(S);
   std::vector<const VarDecl *> Seen;
   for (auto &[V, Loc] : Refs.Found) {
@@ -559,6 +560,7 @@ void Walker::statement(const Stmt *S) {
     Rec.Text = "work";
     Rec.Stage = StageIds[V];
     Rec.AsyncRead = Mma;
+    Rec.UmmaAccess = Umma;
     Rec.MayStoreAsync = Stores;
     Rec.AddressOnly =
         addressOnly(S, [&](const VarDecl *X) { return Stages.count(X) != 0; });

@@ -8,17 +8,34 @@ using namespace clang;
 
 namespace ts {
 
-bool isWgmmaDecl(const FunctionDecl *F, llvm::StringRef Prefix) {
+/// A function of namespace ts::<Space> whose name starts with Prefix.
+static bool isTsSubspaceDecl(const FunctionDecl *F, llvm::StringRef Space,
+                             llvm::StringRef Prefix) {
   if (!F || !F->getIdentifier() || !F->getName().starts_with(Prefix))
     return false;
   const auto *NS =
       dyn_cast<NamespaceDecl>(F->getDeclContext()->getRedeclContext());
-  if (!NS || !NS->getIdentifier() || NS->getName() != "wgmma")
+  if (!NS || !NS->getIdentifier() || NS->getName() != Space)
     return false;
   const auto *Outer =
       dyn_cast<NamespaceDecl>(NS->getDeclContext()->getRedeclContext());
   return Outer && Outer->getIdentifier() && Outer->getName() == "ts" &&
          Outer->getDeclContext()->getRedeclContext()->isTranslationUnit();
+}
+
+bool isWgmmaDecl(const FunctionDecl *F, llvm::StringRef Prefix) {
+  return isTsSubspaceDecl(F, "wgmma", Prefix);
+}
+
+bool isTcgen05Decl(const FunctionDecl *F, llvm::StringRef Prefix) {
+  return isTsSubspaceDecl(F, "tcgen05", Prefix);
+}
+
+bool issuesUmma(const Stmt *S) {
+  return reaches(S, [](const Stmt *X) {
+           const auto *C = dyn_cast<CallExpr>(X);
+           return C && isTcgen05Decl(C->getDirectCallee(), "mma");
+         }) != nullptr;
 }
 
 const CallExpr *asMmaGroupCall(const Expr *E, OpKind &Kind, unsigned &Pending) {
@@ -52,8 +69,11 @@ bool issuesMma(const Stmt *S) {
 }
 
 const AsmStmt *asyncAsm(const Stmt *S) {
-  // An async reader's own PTX is what its attribute declares: not hidden.
-  auto NotReader = [](const FunctionDecl *F) { return !isAsyncReader(F); };
+  // An async reader's own PTX is what its attribute declares, and a
+  // ts::tcgen05 call's is what the schedule records of it: not hidden.
+  auto NotReader = [](const FunctionDecl *F) {
+    return !isAsyncReader(F) && !isTcgen05Decl(F);
+  };
   return cast_or_null<AsmStmt>(reaches(
       S,
       [](const Stmt *X) {
@@ -70,7 +90,9 @@ const AsmStmt *asyncAsm(const Stmt *S) {
 bool isWgmmaValue(const Expr *E) {
   const auto *C =
       dyn_cast_or_null<CallExpr>(E ? stripExpr(E)->IgnoreImpCasts() : nullptr);
-  return C && isWgmmaDecl(C->getDirectCallee());
+  return C && (isWgmmaDecl(C->getDirectCallee()) ||
+               isTcgen05Decl(C->getDirectCallee(), "make_desc") ||
+               isTcgen05Decl(C->getDirectCallee(), "advance_k"));
 }
 
 } // namespace ts

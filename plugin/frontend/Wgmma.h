@@ -19,6 +19,13 @@ namespace ts {
 /// A function declared in namespace ts::wgmma whose name starts with Prefix.
 bool isWgmmaDecl(const clang::FunctionDecl *F, llvm::StringRef Prefix = "");
 
+/// A function declared in namespace ts::tcgen05 (sm_100a).
+bool isTcgen05Decl(const clang::FunctionDecl *F, llvm::StringRef Prefix = "");
+
+/// Whether S issues a tcgen05 MMA (ts::tcgen05::mma*), anywhere inside or
+/// in a function it calls.
+bool issuesUmma(const clang::Stmt *S);
+
 /// `ts::wgmma::commit_group()` or `ts::wgmma::wait_group<N>()` as E: the
 /// call, with Kind set and Pending = N for a wait.
 const clang::CallExpr *asMmaGroupCall(const clang::Expr *E, OpKind &Kind,
@@ -35,8 +42,9 @@ inline constexpr const char *AsyncPtx[] = {"wgmma", "cp.async", "tcgen05"};
 /// Inline assembly in S, or in a function it calls, that issues AsyncPtx.
 const clang::AsmStmt *asyncAsm(const clang::Stmt *S);
 
-/// Whether E is a ts::wgmma call (a descriptor built from an address): a
-/// variable it initialises stands for the memory it describes.
+/// Whether E is a ts::wgmma call or a ts::tcgen05 descriptor (one built
+/// from an address): a variable it initialises stands for the memory it
+/// describes.
 bool isWgmmaValue(const clang::Expr *E);
 
 } // namespace ts

@@ -40,6 +40,10 @@ static const char *kindSpelling(PipelineKind K) {
     return "::ts::pipeline_kind::task_owned";
   case PipelineKind::Turns:
     return "::ts::pipeline_kind::turns";
+  case PipelineKind::TmaUmma:
+    return "::ts::pipeline_kind::tma_umma";
+  case PipelineKind::UmmaAsync:
+    return "::ts::pipeline_kind::umma_async";
   }
   return "";
 }
@@ -200,8 +204,11 @@ private:
          << ", " << Plan.pipeline(R.Resource)->TxBytes << "u, "
          << kindSpelling(Res.Kind);
       const PipelinePlan &PP = *Plan.pipeline(R.Resource);
-      if (PP.Peers > 1)
+      const TmemRegion *TR = Plan.Tmem.find(R.Resource);
+      if (PP.Peers > 1 || TR)
         OS << ", " << PP.Peers << "u, " << PP.McastMask << "u";
+      if (TR) // stages in tensor memory
+        OS << ", ts_tmem + " << TR->Column << "u, " << TR->Stride << "u";
       OS << "}; // " << Res.Name << "\n";
     }
   }
@@ -347,7 +354,8 @@ private:
         Args.push_back(turnHandle(TI, TP, Handle));
         continue;
       }
-      if (const TmemRegion *TR = Plan.Tmem.find(TP.Resource)) {
+      const TmemRegion *TR = Plan.Tmem.find(TP.Resource);
+      if (TR && TP.K == TaskParam::Kind::Owned) {
         Args.push_back(Handle + "(::ts::detail::tmem_at{ts_tmem + " +
                        std::to_string(TR->Column) + "u})");
         continue;

@@ -22,6 +22,10 @@ const char *pipelineKindName(PipelineKind K) {
     return "task_owned";
   case PipelineKind::Turns:
     return "turns";
+  case PipelineKind::TmaUmma:
+    return "tma_umma";
+  case PipelineKind::UmmaAsync:
+    return "umma_async";
   }
   return "?";
 }

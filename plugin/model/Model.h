@@ -28,11 +28,22 @@ enum class PipelineKind {
   TmaAsync,   ///< TMA produces (transaction bytes), threads consume.
   TaskOwned,  ///< Shared memory one task owns: no stages, no barriers.
   Turns,      ///< A turn passed round a ring of tasks: named barriers.
+  TmaUmma,    ///< TMA produces, tcgen05 MMAs consume (release = commit).
+  UmmaAsync,  ///< tcgen05 MMAs produce into tensor memory, threads consume.
 };
 
 const char *pipelineKindName(PipelineKind K);
 inline bool isPipelined(PipelineKind K) {
-  return K == PipelineKind::AsyncAsync || K == PipelineKind::TmaAsync;
+  return K == PipelineKind::AsyncAsync || K == PipelineKind::TmaAsync ||
+         K == PipelineKind::TmaUmma || K == PipelineKind::UmmaAsync;
+}
+/// Stages that TMA fills (transaction bytes, ts::tma::load).
+inline bool isTma(PipelineKind K) {
+  return K == PipelineKind::TmaAsync || K == PipelineKind::TmaUmma;
+}
+/// Pipelines whose one side is tcgen05 MMAs (sm_100a).
+inline bool isUmma(PipelineKind K) {
+  return K == PipelineKind::TmaUmma || K == PipelineKind::UmmaAsync;
 }
 /// Resources the shared-memory layout places.
 inline bool inSharedMemory(PipelineKind K) {
@@ -73,9 +84,10 @@ struct Resource {
   SourceHandle Loc = 0;
 };
 
-/// Resources the shared-memory layout places (not those in tensor memory).
+/// Resources the shared-memory layout places: a pipeline in tensor memory
+/// has its barriers there, task-owned tensor memory nothing.
 inline bool inSharedMemory(const Resource &R) {
-  return inSharedMemory(R.Kind) && !R.inTmem();
+  return isPipelined(R.Kind) || (inSharedMemory(R.Kind) && !R.inTmem());
 }
 
 /// A value read by a domain bound or a multicast load's argument that may
@@ -221,6 +233,10 @@ struct Op {
   /// Work that hands the stage to an asynchronous reader (a ts::wgmma MMA):
   /// the stage is read until a wait_group sees the MMA's group complete.
   bool AsyncRead = false;
+  /// Work that issues a ts::tcgen05 MMA on the stage (its operands in a
+  /// shared-memory stage, or its accumulator in a tensor-memory one): only
+  /// a release or commit by tcgen05.commit waits for it (verify/Umma.cpp).
+  bool UmmaAccess = false;
   /// release_oldest(): hands back the oldest stage the task holds.
   bool Oldest = false;
   /// Commit/release of a carried stage variable (`ts::stage<R> prev;`),

@@ -12,6 +12,11 @@ const Protocol &protocolOf(PipelineKind K) {
   static const Protocol Gmem{false, false, false, 1, 0};
   static const Protocol AsyncAsync{false, true, true, 1, 0};
   static const Protocol TmaAsync{true, false, true, 1, 0};
+  // tcgen05: the MMA task's one commit is its one arrival (on empty for a
+  // consumer, on full for a producer); threads reading tensor memory each
+  // arrive after their loads.
+  static const Protocol TmaUmma{true, false, false, 1, 0};
+  static const Protocol UmmaAsync{false, false, true, 1, 0};
   switch (K) {
   case PipelineKind::Gmem:
   case PipelineKind::TaskOwned:
@@ -21,6 +26,10 @@ const Protocol &protocolOf(PipelineKind K) {
     return AsyncAsync;
   case PipelineKind::TmaAsync:
     return TmaAsync;
+  case PipelineKind::TmaUmma:
+    return TmaUmma;
+  case PipelineKind::UmmaAsync:
+    return UmmaAsync;
   }
   return Gmem;
 }
@@ -80,6 +89,8 @@ PipelinePlan pipelinePlan(const Program &P, const Kernel &K, unsigned R,
       bool Async = std::all_of(T.Ops.begin(), T.Ops.end(), [&](const Op &O) {
         return !Work(O) || ((O.AsyncRead || O.AddressOnly) && !O.MayStoreAsync);
       });
+      // Threads' tcgen05.ld are awaited per thread, at the release.
+      Async &= Res.Kind != PipelineKind::UmmaAsync;
       if (Async)
         PP.AsyncReaders.push_back(TI);
       // Local releases: lane 0 for a warp of async readers (its reads ended

@@ -37,8 +37,11 @@ TmemPlan planTmem(const Program &P, const Kernel &K, const Target &T,
     if (!Res.inTmem())
       continue;
     unsigned Column = roundUp(TP.Used, Granule);
-    TP.Regions.push_back({R, Column, Res.TmemColumns});
-    TP.Used = Column + Res.TmemColumns;
+    unsigned Stages = isPipelined(Res.Kind) ? Res.Stages : 1;
+    unsigned Stride = roundUp(Res.TmemColumns, Granule);
+    unsigned Columns = Stride * (Stages - 1) + Res.TmemColumns;
+    TP.Regions.push_back({R, Column, Columns, Stages, Stride});
+    TP.Used = Column + Columns;
   }
   if (TP.Regions.empty())
     return TP;

@@ -20,7 +20,10 @@ namespace ts {
 struct TmemRegion {
   unsigned Resource = 0;
   unsigned Column = 0;  ///< First column, a multiple of the granule.
-  unsigned Columns = 0; ///< ts::tmem(N) as declared.
+  unsigned Columns = 0; ///< All of its columns: every stage's.
+  /// A ts::umma_async resource's stages: ts::tmem(N) each, Stride apart
+  /// (N rounded up to the granule); 1 stage for task-owned columns.
+  unsigned Stages = 1, Stride = 0;
 };
 
 struct TmemPlan {

@@ -65,8 +65,8 @@ std::string kernelReport(const Program &P, const Kernel &K,
       OS << "  stages " << Res.Stages << "  payload " << Res.PayloadBytes
          << " B";
     if (Res.inTmem())
-      OS << "  " << Res.TmemColumns
-         << " columns of tensor memory, private to its task";
+      OS << "  " << Res.TmemColumns << " columns of tensor memory"
+         << (isPipelined(Res.Kind) ? " per stage" : ", private to its task");
     else if (Res.Kind == PipelineKind::TaskOwned)
       OS << "  " << Res.PayloadBytes << " B, private to its task";
     if (const TurnPlan *TP = Plan.turn(R)) // "ring a (bar 4) -> b (bar 5)"
@@ -74,7 +74,7 @@ std::string kernelReport(const Program &P, const Kernel &K,
         OS << (Pos ? " -> " : "  ring ") << P.Tasks[TP->Ring[Pos]].Name
            << " (bar " << TP->BarrierId[Pos] << ", " << TP->Threads[Pos]
            << " threads)";
-    if (Res.Kind == PipelineKind::TmaAsync) {
+    if (isTma(Res.Kind)) {
       const PipelinePlan &PP = *Plan.pipeline(R);
       OS << "  tx " << PP.TxBytes << " B";
       if (PP.Producers.size() > 1) // The plan's one arming producer.
@@ -185,7 +185,11 @@ std::string tmemReport(const Program &P, const Kernel &K,
     OS << "  " << pad(P.Resources[TR.Resource].Name, 16)
        << pad(std::to_string(TR.Columns), 8, true)
        << pad(std::to_string(TR.Column), 8, true)
-       << pad(std::to_string(TR.Column + TR.Columns), 8, true) << "\n";
+       << pad(std::to_string(TR.Column + TR.Columns), 8, true)
+       << (TR.Stages > 1 ? "  " + std::to_string(TR.Stages) + " stages, " +
+                               std::to_string(TR.Stride) + " apart"
+                         : std::string())
+       << "\n";
   OS << "  used " << TP.Used << " columns, allocated " << TP.Alloc
      << " / capacity " << TP.Capacity << " (warp " << TP.Warp
      << " allocates before the first barrier, frees after the last; address "

@@ -15,6 +15,25 @@ using namespace detail;
 
 namespace {
 
+/// tcgen05 pipelines in a kernel without tcgen05 (tensor memory alone is
+/// tmemWithoutTarget's).
+void ummaWithoutTarget(const Program &P, const Kernel &K,
+                       const KernelPlan &Plan, DiagList &Out) {
+  for (const PipelinePlan &PP : Plan.Pipelines) {
+    const Resource &R = P.Resources[PP.Resource];
+    if (R.Kind != PipelineKind::TmaUmma)
+      continue;
+    Diag &D =
+        report(Out, Check::Target, R.Loc,
+               "ts::tma_umma resource " + quote(R.Name) +
+                   " is read by tcgen05 MMAs, which kernel " + quote(K.Name) +
+                   " (target " + Plan.Tgt->Name + ") does not have");
+    note(D, K.Loc,
+         "tcgen05 is Blackwell's: add ts::target(ts::sm_100a) to the "
+         "kernel's [[ts::kernel]], or make the resource ts::tma_async");
+  }
+}
+
 void tmemWithoutTarget(const Program &P, const Kernel &K,
                        const KernelPlan &Plan, DiagList &Out) {
   for (const TmemRegion &TR : Plan.Tmem.Regions) {
@@ -74,9 +93,10 @@ void tmemBetweenCtas(const Program &P, const Kernel &K, const KernelPlan &Plan,
 
 void checkTarget(const Program &P, const Kernel &K, const KernelPlan &Plan,
                  DiagList &Out) {
-  if (!Plan.Tgt->TmemColumns)
+  if (!Plan.Tgt->TmemColumns) {
     tmemWithoutTarget(P, K, Plan, Out);
-  else
+    ummaWithoutTarget(P, K, Plan, Out);
+  } else
     tmemBetweenCtas(P, K, Plan, Out);
   if (K.Arch == TargetArch::Sm100a)
     wgmmaOnBlackwell(P, K, Plan, Out);

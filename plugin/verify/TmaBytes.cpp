@@ -326,7 +326,7 @@ void checkTmaBytes(const Program &P, const Kernel &K, const KernelPlan &Plan,
   for (unsigned TI : K.Tasks) {
     const Task &T = P.Tasks[TI];
     for (unsigned R : T.Produces) {
-      if (P.Resources[R].Kind != PipelineKind::TmaAsync) {
+      if (!isTma(P.Resources[R].Kind)) {
         checkNotTma(T, P.Resources[R], R, Out);
         continue;
       }

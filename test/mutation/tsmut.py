@@ -42,6 +42,10 @@ TOLERATED = "TOLERATED"
 BLOCKING = ("acquire", "wait")
 TRIES = ("try_acquire", "try_wait")
 CLOSES = ("commit", "release")
+# tma_umma: TMA fills like tma_async (its commit does nothing either), its
+# release is a tcgen05.commit; umma_async: the commit is a tcgen05.commit.
+TMA_KINDS = ("tma_async", "tma_umma")
+PIPELINED_KINDS = ("async_async", "tma_async", "tma_umma", "umma_async")
 OPEN_OF = {"commit": "acquire", "release": "wait"}
 CLOSE_OF = {"acquire": "commit", "wait": "release"}
 BLOCK_OF_TRY = {"try_acquire": "acquire", "try_wait": "wait"}
@@ -586,7 +590,7 @@ def parse(path: str, src: str) -> Source:
         if not after:
             continue
         name = after.group(1)
-        km = re.search(r"ts::(gmem|async_async|tma_async)", args)
+        km = re.search(r"ts::(gmem|async_async|tma_async|tma_umma|umma_async)\b", args)
         kind = km.group(1) if km else "?"
         stages = None
         span = None
@@ -890,7 +894,7 @@ class Ctx:
         return sorted(ops, key=lambda o: o.stmt.start)
 
     def noop_commit(self, o: "Op") -> bool:
-        return o.method == "commit" and self.kind(o.resource) == "tma_async" and self.rt.tma_commit_noop
+        return o.method == "commit" and self.kind(o.resource) in TMA_KINDS and self.rt.tma_commit_noop
 
     def stmt_src(self, st: Stmt) -> str:
         return self.s.src[st.start:st.end]
@@ -912,7 +916,7 @@ class Ctx:
 
     def pipelined(self, res: str) -> bool:
         r = self.s.resources.get(res)
-        return bool(r and r.kind in ("async_async", "tma_async"))
+        return bool(r and r.kind in PIPELINED_KINDS)
 
     def kind(self, res: str) -> str:
         r = self.s.resources.get(res)
@@ -977,7 +981,7 @@ def op_extra_block(ctx: Ctx):
         if ctx.rt.open_advances:
             label, reason = BUG, ("%s() moves the cursor: the extra call takes the next stage, which "
                                   "is never handed back, and every later op takes the wrong stage" % o.method)
-        elif o.method == "acquire" and ctx.kind(o.resource) == "tma_async":
+        elif o.method == "acquire" and ctx.kind(o.resource) in TMA_KINDS:
             label, reason = BUG, ("acquire() on a tma_async stage arms its transaction bytes: armed "
                                   "twice, the full barrier expects bytes that never come")
         else:

@@ -1,6 +1,7 @@
 // What libts accepts compiles to machine code at every optimization level:
 // each example (and the GEMM's 2-CTA cluster build) through clang 19 and
-// ptxas at -O0 and -O3 (the GEMM at -O1 too), with no warning. The copy,
+// ptxas at -O0 and -O3, with no warning (-O1 and -O2 lie between: CI
+// time). The copy,
 // the reduction and the cluster build at -O0 only (CI time): their -O3
 // code is made of the GEMM's pieces, and scripts/examples.sh builds all of
 // them at -O3. At -O0
@@ -12,7 +13,6 @@
 // sanitized one, which verifies every example in verify/examples-asan.cu.
 // UNSUPPORTED: asan
 // RUN: %ts_cubin -O0 -Werror -c %src/examples/gemm_sm90.cu -o %t.o
-// RUN: %ts_cubin -O1 -Werror -c %src/examples/gemm_sm90.cu -o %t.o
 // RUN: %ts_cubin -O3 -Werror -c %src/examples/gemm_sm90.cu -o %t.o
 // RUN: %ts_cubin -O0 -Werror -DGEMM_CLUSTER=2 -c %src/examples/gemm_sm90.cu -o %t.o
 // RUN: %ts_cubin -O0 -Werror -c %src/examples/tma_copy.cu -o %t.o

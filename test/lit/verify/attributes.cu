@@ -5,10 +5,10 @@
 struct Params { float *dst; int n; };
 int runtime_value();
 
-struct [[ts::resource(ts::stages(2))]] NoKind { float v[4]; }; // expected-error {{[[ts::resource]] needs a kind}} expected-note {{add ts::gmem, ts::async_async, ts::tma_async, ts::task_owned or ts::turns}}
+struct [[ts::resource(ts::stages(2))]] NoKind { float v[4]; }; // expected-error {{[[ts::resource]] needs a kind}} expected-note {{add ts::gmem, ts::async_async, ts::tma_async, ts::task_owned, ts::turns, ts::tma_umma or ts::umma_async}}
 struct [[ts::resource(ts::async_async, ts::stages(0))]] ZeroStages { float v[4]; }; // expected-error {{ts::stages(0) is out of range}} expected-note {{between 1 and 64 stages}}
 struct [[ts::resource(ts::tma_async, ts::tx_bytes(64))]] TooManyBytes { float v[4]; }; // expected-error {{ts::tx_bytes(64) exceeds the payload of 16 bytes}} expected-note {{TMA cannot deliver}}
-struct [[ts::resource(ts::async_async, ts::tx_bytes(8))]] TxOnAsync { float v[4]; }; // expected-error {{ts::tx_bytes applies only to ts::tma_async resources}} expected-note {{remove it}}
+struct [[ts::resource(ts::async_async, ts::tx_bytes(8))]] TxOnAsync { float v[4]; }; // expected-error {{ts::tx_bytes applies only to TMA-filled (ts::tma_async, ts::tma_umma) resources}} expected-note {{remove it}}
 struct [[ts::resource(ts::async_async, ts::align(100))]] BadAlign { float v[4]; }; // expected-error {{ts::align(100) is not a power of two}} expected-note {{use 16, 32}}
 struct [[ts::resource(ts::async_async, 42)]] Junk { float v[4]; }; // expected-error {{unexpected argument to [[ts::resource]]}} expected-note {{expected ts::gmem}}
 struct [[ts::resource(ts::async_async)]] Empty {}; // expected-error {{pipelined resource 'Empty' has no payload}} expected-note {{give the struct the members}}

@@ -1,0 +1,247 @@
+// Blackwell bf16 GEMM written with libts (sm_100a; compile-verified only:
+// no Blackwell GPU has run it): C = A x B^T, bf16 in, fp32 accumulate in
+// tensor memory, bf16 out. A is M x K row-major, B is N x K row-major
+// (both K-major), C is M x N row-major. The shape of the reference's dense
+// GEMM tutorial:
+//
+// - `load` (warp 0): TMA loads of 128-byte swizzled A (128 x 64) and B
+//   (256 x 64) tiles into a 4-stage ts::tma_umma pipeline.
+// - `mma` (warp 1): per tile, takes an accumulator stage (256 columns of
+//   tensor memory), issues four m128n256k16 tcgen05 MMAs per k-step (lane 0)
+//   and hands each operand stage back with tcgen05.commit, which arrives
+//   once the MMAs have read it; after the k-loop it commits the
+//   accumulator stage to the epilogue.
+// - `epilogue` (warps 4-7, one warpgroup: warp w reads tensor-memory lanes
+//   32 (w % 4) ..): per tile, tcgen05.ld of its rows in 8-column chunks,
+//   converted to bf16 and stored; the release waits for its loads, so the
+//   MMAs of the tile after next may overwrite the stage.
+// - Two accumulator stages (512 columns, all of tensor memory): the
+//   epilogue of one tile overlaps the MMAs of the next. The plan allocates
+//   the columns and frees them; nothing here calls tcgen05.alloc.
+// - Persistent with a static tile order (CTA b: tiles b, b + grid, ...).
+//
+// Not yet: 2-CTA MMA (cta_group::2), CLC scheduling, a TMA-store epilogue.
+//
+// Build (clang 19 does not know sm_100a; nvcc compiles the rewrite):
+//   libts-nvcc -gencode=arch=compute_100a,code=sm_100a -O3 -I include examples/gemm_sm100.cu
+//   ./gemm_sm100 [M N K = 4096 4096 4096]
+// libts-target: sm_100a
+// gpu-run: skip (sm_100a: no Blackwell GPU here; compile-verified only)
+#include <ts/ts.h>
+#include <ts/tensor_map.h>
+
+#include <cuda_bf16.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+namespace gemm100 {
+
+constexpr int BM = 128, BN = 256, BK = 64; // BK: one 128-byte swizzle row of bf16
+constexpr int kChunk = 8;                  // epilogue: columns per tcgen05.ld
+
+struct Params {
+  ts::tma::map<__nv_bfloat16, BM, BK> a; // 128 rows x 64 of K
+  ts::tma::map<__nv_bfloat16, BN, BK> b; // 256 rows x 64 of K
+  __nv_bfloat16 *c;
+  int n;       // columns of C
+  int k_tiles; // K / 64
+  int units_m; // M / 128
+  int units;   // tiles: units_m * N / 256
+};
+
+/// One operand stage, filled by TMA, read by the MMAs.
+struct [[ts::resource(ts::tma_umma, ts::stages(4), ts::swizzled)]] Operands {
+  __nv_bfloat16 a[BM * BK]; // 16 KiB
+  __nv_bfloat16 b[BN * BK]; // 32 KiB
+};
+
+/// The accumulator of one 128 x 256 tile: 256 fp32 columns of 128 lanes.
+struct [[ts::resource(ts::umma_async, ts::stages(2), ts::tmem(BN))]] Accum {};
+
+/// Tiles this CTA runs: blockIdx.x, + gridDim.x, ...
+__device__ __forceinline__ int my_tiles(const Params &p) {
+  const int b = int(blockIdx.x), g = int(gridDim.x);
+  return p.units > b ? (p.units - b + g - 1) / g : 0;
+}
+/// Tile u's M- and N-block: M-blocks down a column, then the next column.
+__device__ __forceinline__ void tile_coords(const Params &p, int u, int &mb, int &nb) {
+  mb = u % p.units_m;
+  nb = u / p.units_m;
+}
+
+[[ts::task(ts::warps(0, 1))]]
+__device__ void load(const Params &p, ts::producer<Operands> ops) {
+  for (auto t : ts::domain(0, my_tiles(p))) {
+    int mb, nb;
+    tile_coords(p, int(blockIdx.x) + int(t) * int(gridDim.x), mb, nb);
+    for (auto k : ts::domain(0, p.k_tiles).nonempty()) { // K > 0: the host checks
+      auto s = ops.acquire();
+      ts::tma::load(s->a, &p.a, {int(k) * BK, mb * BM}, s.barrier());
+      ts::tma::load(s->b, &p.b, {int(k) * BK, nb * BN}, s.barrier());
+      ops.commit(s);
+    }
+  }
+}
+
+[[ts::task(ts::warps(1, 1))]]
+__device__ void mma(const Params &p, ts::consumer<Operands> ops, ts::producer<Accum> accum) {
+  constexpr uint32_t kIdesc = ts::tcgen05::idesc_bf16(BM, BN);
+  for (auto t : ts::domain(0, my_tiles(p))) {
+    auto acc = accum.acquire(); // the epilogue has read this stage's last tile
+    for (auto k : ts::domain(0, p.k_tiles).nonempty()) {
+      auto s = ops.wait();
+      const uint64_t da = ts::tcgen05::make_desc_sw128(s->a);
+      const uint64_t db = ts::tcgen05::make_desc_sw128(s->b);
+#pragma unroll
+      for (int kk = 0; kk < BK / 16; ++kk)
+        ts::tcgen05::mma_bf16(acc.tmem(), ts::tcgen05::advance_k(da, kk * 32),
+                              ts::tcgen05::advance_k(db, kk * 32), kIdesc, int(k) > 0 || kk > 0);
+      ops.release(s); // tcgen05.commit: empty once these MMAs have read it
+    }
+    accum.commit(acc); // tcgen05.commit: full once the tile's MMAs are done
+  }
+}
+
+[[ts::task(ts::warps(4, 4))]]
+__device__ void epilogue(const Params &p, ts::consumer<Accum> accum) {
+  const unsigned lane_base = (threadIdx.x / 32 % 4) * 32; // this warp's TMEM lanes
+  for (auto t : ts::domain(0, my_tiles(p))) {
+    int mb, nb;
+    tile_coords(p, int(blockIdx.x) + int(t) * int(gridDim.x), mb, nb);
+    auto acc = accum.wait();
+    const int row = mb * BM + int(lane_base + threadIdx.x % 32);
+    __nv_bfloat16 *const out = p.c + size_t(row) * p.n + size_t(nb) * BN;
+    // Four loads in flight, then one wait: 32 columns per round.
+    for (int j = 0; j < BN / kChunk; j += 4) {
+      uint32_t r[4][kChunk];
+#pragma unroll
+      for (int q = 0; q < 4; ++q)
+        ts::tcgen05::ld_32x32b_x8(r[q],
+                                  ts::tcgen05::address(acc.tmem(), lane_base, (j + q) * kChunk));
+      ts::tcgen05::wait_ld();
+#pragma unroll
+      for (int q = 0; q < 4; ++q) {
+        __nv_bfloat162 v[kChunk / 2];
+#pragma unroll
+        for (int e = 0; e < kChunk / 2; ++e)
+          v[e] = __floats2bfloat162_rn(__uint_as_float(r[q][2 * e]),
+                                       __uint_as_float(r[q][2 * e + 1]));
+        *reinterpret_cast<uint4 *>(out + (j + q) * kChunk) = *reinterpret_cast<const uint4 *>(v);
+      }
+    }
+    accum.release(acc); // after its loads: the MMAs may refill the stage
+  }
+}
+
+[[ts::kernel(load, mma, epilogue, ts::target(ts::sm_100a))]]
+__global__ void gemm_kernel(const __grid_constant__ Params p);
+
+} // namespace gemm100
+
+/// Launches C = A x B^T. M % 128, N % 256 and K % 64 must be 0; anything
+/// else is refused with a message.
+cudaError_t gemm_sm100_libts(const __nv_bfloat16 *A, const __nv_bfloat16 *B, __nv_bfloat16 *C,
+                             int M, int N, int K, cudaStream_t s) {
+  using namespace gemm100;
+  if (M <= 0 || N <= 0 || K <= 0 || M % BM || N % BN || K % BK) {
+    std::fprintf(stderr,
+                 "gemm_sm100_libts: unsupported shape M=%d N=%d K=%d: M must be a positive "
+                 "multiple of %d, N of %d, K of %d\n",
+                 M, N, K, BM, BN, BK);
+    return cudaErrorInvalidValue;
+  }
+  Params p;
+  cudaError_t e = ts::tensor_map::kmajor_bf16_sw128(&p.a, A, M, K);
+  if (e == cudaSuccess)
+    e = ts::tensor_map::kmajor_bf16_sw128(&p.b, B, N, K);
+  if (e != cudaSuccess)
+    return e;
+  p.c = C;
+  p.n = N;
+  p.k_tiles = K / BK;
+  p.units_m = M / BM;
+  p.units = p.units_m * (N / BN);
+  int ctas = 0; // persistent: as many CTAs as run at once
+  if ((e = ts::resident_ctas<gemm_kernel>(ctas)) != cudaSuccess)
+    return e;
+  return ts::launch<gemm_kernel>(dim3(std::min(ctas, p.units)), s, p);
+}
+
+#ifndef GEMM_NO_MAIN
+
+#define CHECK(x)                                                                               \
+  do {                                                                                         \
+    cudaError_t err_ = (x);                                                                    \
+    if (err_ != cudaSuccess) {                                                                 \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(err_)); \
+      std::exit(2);                                                                            \
+    }                                                                                          \
+  } while (0)
+
+/// fp32 reference of C[r][c] on the device, one thread per element.
+__global__ void reference(const __nv_bfloat16 *A, const __nv_bfloat16 *B, float *C, int M, int N,
+                          int K) {
+  const int r = blockIdx.y, c = blockIdx.x * blockDim.x + threadIdx.x;
+  if (c >= N)
+    return;
+  float acc = 0.f;
+  for (int k = 0; k < K; ++k)
+    acc += __bfloat162float(A[size_t(r) * K + k]) * __bfloat162float(B[size_t(c) * K + k]);
+  C[size_t(r) * N + c] = acc;
+}
+
+int main(int argc, char **argv) {
+  const int M = argc > 3 ? std::atoi(argv[1]) : 4096;
+  const int N = argc > 3 ? std::atoi(argv[2]) : 4096;
+  const int K = argc > 3 ? std::atoi(argv[3]) : 4096;
+  std::vector<__nv_bfloat16> ha(size_t(M) * K), hb(size_t(N) * K);
+  uint32_t x = 12345;
+  auto rnd = [&] { // uniform in [-1, 1)
+    x = x * 1664525u + 1013904223u;
+    return float(x >> 8) / float(1 << 23) - 1.f;
+  };
+  for (auto &v : ha)
+    v = __float2bfloat16(rnd());
+  for (auto &v : hb)
+    v = __float2bfloat16(rnd());
+  __nv_bfloat16 *A, *B, *C;
+  float *R;
+  CHECK(cudaMalloc(&A, ha.size() * 2));
+  CHECK(cudaMalloc(&B, hb.size() * 2));
+  CHECK(cudaMalloc(&C, size_t(M) * N * 2));
+  CHECK(cudaMalloc(&R, size_t(M) * N * 4));
+  CHECK(cudaMemcpy(A, ha.data(), ha.size() * 2, cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(B, hb.data(), hb.size() * 2, cudaMemcpyHostToDevice));
+  CHECK(gemm_sm100_libts(A, B, C, M, N, K, 0));
+  {
+    const __nv_bfloat16 *a = A, *b = B;
+    int m = M, n = N, k = K;
+    void *args[] = {&a, &b, &R, &m, &n, &k};
+    CHECK(cudaLaunchKernel(reinterpret_cast<const void *>(reference), dim3((N + 255) / 256, M),
+                           dim3(256), args, 0, 0));
+  }
+  std::vector<__nv_bfloat16> hc(size_t(M) * N);
+  std::vector<float> hr(size_t(M) * N);
+  CHECK(cudaMemcpy(hc.data(), C, hc.size() * 2, cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(hr.data(), R, hr.size() * 4, cudaMemcpyDeviceToHost));
+  double max_err = 0, max_ref = 0;
+  for (size_t e = 0; e < hc.size(); ++e) {
+    max_err = std::max(max_err, double(std::fabs(__bfloat162float(hc[e]) - hr[e])));
+    max_ref = std::max(max_ref, double(std::fabs(hr[e])));
+  }
+  const double rel = max_err / std::max(max_ref, 1e-30);
+  const bool ok = rel <= 1e-2;
+  std::printf("gemm_sm100: %d x %d x %d: max |C - ref| / max |ref| = %.2e: %s\n", M, N, K, rel,
+              ok ? "ok" : "MISMATCH");
+  CHECK(cudaFree(A));
+  CHECK(cudaFree(B));
+  CHECK(cudaFree(C));
+  CHECK(cudaFree(R));
+  return ok ? 0 : 1;
+}
+
+#endif

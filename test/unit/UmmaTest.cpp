@@ -1,0 +1,129 @@
+//===- UmmaTest.cpp - tcgen05 pipelines: counts, columns, rules -----------===//
+#include "Builders.h"
+#include "plan/Plan.h"
+#include "verify/Verify.h"
+
+#include <gtest/gtest.h>
+
+using namespace ts;
+using namespace ts::test;
+
+namespace {
+
+/// examples/gemm_sm100.cu's shape: TMA warp -> tma_umma -> MMA warp ->
+/// umma_async (2 x 256 columns) -> epilogue warpgroup.
+struct Gemm {
+  Builder B;
+  unsigned Ops =
+      B.resource("Operands", PipelineKind::TmaUmma, 4, 49152, 128, true);
+  unsigned Acc = B.resource("Accum", PipelineKind::UmmaAsync, 2, 0, 1);
+  Gemm(unsigned MmaWarps = 1) {
+    B.P.Resources[Acc].TmemColumns = 256;
+    B.task("load", 0, 1).produces(Ops).loop(8).fill(Ops);
+    B.task("mma", 1, MmaWarps)
+        .consumes(Ops)
+        .produces(Acc)
+        .loop(8)
+        .fill(Acc)
+        .drain(Ops);
+    B.task("epilogue", 4, 4).consumes(Acc).loop(8).drain(Acc);
+    B.kernel().Arch = TargetArch::Sm100a;
+  }
+  KernelPlan plan() { return buildPlan(B.P, B.kernel(), targetSm100a()); }
+  /// Marks the MMA task's work on both stages as tcgen05 MMAs.
+  void mmaWork() {
+    for (Op &O : B.P.Tasks[1].Ops)
+      if (O.Kind == OpKind::Work)
+        O.UmmaAccess = true;
+  }
+};
+
+TEST(Umma, CountsFromTheProtocolTable) {
+  Gemm G;
+  KernelPlan Plan = G.plan();
+  const PipelinePlan *O = Plan.pipeline(G.Ops), *A = Plan.pipeline(G.Acc);
+  ASSERT_TRUE(O && A);
+  EXPECT_EQ(O->Counts.Full, 1u);  // the loader's arrive.expect_tx
+  EXPECT_EQ(O->Counts.Empty, 1u); // the MMA warp's one commit
+  EXPECT_EQ(O->TxBytes, 49152u);
+  EXPECT_EQ(A->Counts.Full, 1u);    // the MMA warp's one commit
+  EXPECT_EQ(A->Counts.Empty, 128u); // every epilogue thread, after its loads
+  EXPECT_EQ(A->TxBytes, 0u);
+  EXPECT_FALSE(A->consumerReadsAsync(2)); // never one lane per warp
+}
+
+TEST(Umma, AccumulatorStagesInTensorMemory) {
+  Gemm G;
+  KernelPlan Plan = G.plan();
+  const TmemRegion *R = Plan.Tmem.find(G.Acc);
+  ASSERT_NE(R, nullptr);
+  EXPECT_EQ(R->Stages, 2u);
+  EXPECT_EQ(R->Stride, 256u);
+  EXPECT_EQ(R->Columns, 512u);
+  EXPECT_EQ(Plan.Tmem.Alloc, 512u);
+  // Barriers in shared memory, no data there.
+  const ResourceLayout *L = Plan.Layout.find(G.Acc);
+  ASSERT_NE(L, nullptr);
+  EXPECT_EQ(L->RegionBytes, 0u);
+  EXPECT_TRUE(L->Barriers);
+}
+
+TEST(Umma, CleanScheduleHasNoFindings) {
+  Gemm G;
+  G.mmaWork();
+  DiagList D;
+  checkUmma(G.B.P, G.B.kernel(), D);
+  checkTarget(G.B.P, G.B.kernel(), G.plan(), D);
+  EXPECT_TRUE(D.empty()) << dump(D);
+}
+
+TEST(Umma, MmaTaskIsOneWarp) {
+  Gemm G(4);
+  G.mmaWork();
+  DiagList D;
+  checkUmma(G.B.P, G.B.kernel(), D);
+  ASSERT_EQ(D.size(), 2u) << dump(D); // both of its tcgen05 sides
+  EXPECT_EQ(D[0].Group, Check::Roles);
+  EXPECT_EQ(D[0].Message,
+            "task 'mma' issues the tcgen05 MMAs of 'Operands' on 4 warps");
+}
+
+TEST(Umma, MmaOnAThreadReleasedStage) {
+  Gemm G;
+  G.B.P.Resources[G.Ops].Kind = PipelineKind::TmaAsync;
+  G.mmaWork();
+  DiagList D;
+  checkUmma(G.B.P, G.B.kernel(), D);
+  ASSERT_EQ(D.size(), 1u) << dump(D);
+  EXPECT_EQ(D[0].Group, Check::Ownership);
+  EXPECT_EQ(D[0].Message, "a tcgen05 MMA uses a stage of 'Operands', a "
+                          "ts::tma_async resource whose hand-back does not "
+                          "wait for it");
+}
+
+TEST(Umma, ThreadsReadACommittedStage) {
+  Gemm G; // the MMA task's work is plain thread reads
+  DiagList D;
+  checkUmma(G.B.P, G.B.kernel(), D);
+  ASSERT_EQ(D.size(), 1u) << dump(D);
+  EXPECT_EQ(D[0].Message,
+            "task 'mma' reads a stage of 'Operands' with its threads; the "
+            "release commits for the MMAs only and does not wait for those "
+            "reads");
+}
+
+TEST(Umma, HopperKernelHasNoTcgen05) {
+  Gemm G;
+  G.B.kernel().Arch = TargetArch::Sm90a;
+  DiagList D;
+  checkTarget(G.B.P, G.B.kernel(),
+              buildPlan(G.B.P, G.B.kernel(), targetSm90a()), D);
+  ASSERT_EQ(D.size(), 2u) << dump(D);
+  EXPECT_EQ(D[0].Message, "'Accum' lives in tensor memory, which kernel 'k' "
+                          "(target sm_90a) does not have");
+  EXPECT_EQ(D[1].Message,
+            "ts::tma_umma resource 'Operands' is read by tcgen05 MMAs, which "
+            "kernel 'k' (target sm_90a) does not have");
+}
+
+} // namespace

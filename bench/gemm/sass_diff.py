@@ -14,7 +14,8 @@ it. -a / -b: regular expressions (re.search) on the mangled function names;
 each must select exactly one function.
 
 The main loop of a kernel is the innermost loop (a backward branch to an
-earlier address whose target dominates it) whose body holds an instruction
+earlier address whose target dominates it; ptxas's ELECT ... BRA.U.ANY
+single-lane issue regions are not loops) whose body holds an instruction
 matching --mma (default HGMMA); of several innermost ones, the one with the
 most such instructions. Its address range runs from the loop head to the
 backward branch; blocks of the loop placed elsewhere (barrier retry code
@@ -377,6 +378,15 @@ class Loop:
         return "0x%04x-0x%04x" % (self.head_addr, self.end_addr)
 
 
+def elect_retry(loop):
+    """ptxas's single-lane issue (`@P ELECT ...` until `@P BRA.U.ANY`, the
+    shape of a lane-0 or elect.sync region it makes warp-uniform): one pass
+    per active lane group, not a loop of the program."""
+    last = loop.insns[-1] if loop.insns else None
+    return (last is not None and last.opcode.startswith("BRA.U.ANY")
+            and any(i.base == "ELECT" for i in loop.insns))
+
+
 def find_loops(cfg):
     f = cfg.func
     latches = collections.defaultdict(list)
@@ -388,7 +398,8 @@ def find_loops(cfg):
             if (f.insns[cfg.starts[h]].addr <= last.addr and cfg.dominates(h, b)
                     and last.base in ("BRA", "JMP", "BRX", "JMX")):
                 latches[h].append(b)
-    return [Loop(cfg, h, ls) for h, ls in sorted(latches.items())]
+    loops = [Loop(cfg, h, ls) for h, ls in sorted(latches.items())]
+    return [lp for lp in loops if not elect_retry(lp)]
 
 
 def main_loop(func, mma, choose_head=None):

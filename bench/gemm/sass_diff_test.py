@@ -115,6 +115,12 @@ try:
                            "--loop-b", "0x100"] + NAMES,
           lines=["hand main loop: 0x00c0-0x0290 (30 instructions, 4 HGMMA); "
                  "chosen by its head 0x00c0"], last=IDENTICAL)
+    # ptxas's single-lane issue region (ELECT ... BRA.U.ANY) inside a k-loop
+    # is no loop: the k-loop is the main loop (tcgen05 on sm_100a).
+    ELECT = os.path.join(DATA, "elect.sass")
+    check("elect-region", [ELECT, "-a", "elect_k", "-b", "elect_k", "--mma", "UTCHMMA"],
+          lines=["A main loop: 0x0010-0x0080 (8 instructions, 1 UTCHMMA); "
+                 "loops holding UTCHMMA: 0x0010-0x0080"], last=IDENTICAL)
     # A parameter offset in the loop: kept by default, normalised on request.
     cb = variant(LIBTS, "LDC R9, c[0x0][0x40c]", "LDC R9, c[0x0][0x410]")
     check("cbank-kept", [HAND, cb, "-a", V0, "-b", LIB], last="verdict: differ: 1 lines")

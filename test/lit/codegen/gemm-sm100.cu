@@ -3,7 +3,10 @@
 // loads, the tcgen05 MMAs, the commits that hand operand stages back and
 // publish accumulators, the accumulator loads, and one alloc (512 columns,
 // before the first barrier, permit given up) and one dealloc after the
-// last barrier. No Blackwell GPU runs it here.
+// last barrier. Its hand-written twin (test/gpu/handwritten/gemm_sm100_hand.cu)
+// builds the same way, and the MMA warps' k-loops of the two are identical
+// in SASS up to register names (cuobjdump for sm_100a, bench/gemm/sass_diff.py).
+// No Blackwell GPU runs either here.
 // REQUIRES: nvcc
 // RUN: %ts_device -fsyntax-only -Werror %src/examples/gemm_sm100.cu -Xclang -plugin-arg-ts -Xclang -emit=%t.cu
 // RUN: %sm100_nvcc -O3 -c %t.cu -o %t.o
@@ -28,3 +31,11 @@
 // COUNT-NOT: tcgen05.alloc
 // The idesc of m128n256 bf16 -> f32 (docs/blackwell-facts.md, section 2).
 // RUN: grep -c 138413200 %t.ptx
+// RUN: %sm100_nvcc -O3 -c %src/test/gpu/handwritten/gemm_sm100_hand.cu -o %t.hand.o
+// RUN: %if cuobjdump %{ %cuobjdump -sass %t.o > %t.sass %}
+// RUN: %if cuobjdump %{ %cuobjdump -sass %t.hand.o > %t.hand.sass %}
+// RUN: %if cuobjdump %{ python3 %src/bench/gemm/sass_diff.py %t.hand.sass %t.sass -a gemm100_hand -b 'gemm100.*gemm_kernel' --label-a hand --label-b libts --mma UTCHMMA --arch sm_100a | FileCheck %s --check-prefix=SASS %}
+// SASS: hand main loop: {{.*}} 4 UTCHMMA); loops holding UTCHMMA: {{[^,]*}}, {{[^,]*}}{{$}}
+// SASS: libts main loop: {{.*}} 4 UTCHMMA); loops holding UTCHMMA:
+// SASS: UTCHMMA 4 4
+// SASS: verdict: main loops identical up to register names

@@ -112,8 +112,11 @@ void Extractor::resourceOption(const Expr *E, Resource &R, ResourceSeen &Seen) {
 
 void Extractor::tmemOption(const Expr *E, SourceLocation L, Resource &R,
                            ResourceSeen &Seen) {
+  // Given even when malformed: the resource is meant for tensor memory.
+  if (!firstTime(Seen.Given, "ts::tmem", L))
+    return;
   auto V = evaluate(E, "ts::tmem");
-  if (!V || !firstTime(Seen.Given, "ts::tmem", L))
+  if (!V)
     return;
   int64_t N = field(*V, 0);
   unsigned Max = targetSm100a().TmemColumns;

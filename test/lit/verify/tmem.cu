@@ -66,6 +66,8 @@ __device__ void use(ts::consumer<Tile> c) {
 __global__ void blackwell_wgmma(); // expected-note {{Blackwell MMAs are tcgen05 (ts/tcgen05.h); or target sm_90a}}
 
 #ifdef OPTIONS
+int runtime_columns = 64;
+struct [[ts::resource(ts::task_owned, ts::tmem(runtime_columns))]] NotConstant {}; // options-error {{argument of ts::tmem is not a constant expression}} options-note {{write the value as a literal or a constexpr expression}}
 // --- the option itself
 struct [[ts::resource(ts::task_owned, ts::tmem(0))]] Zero {};     // options-error {{ts::tmem(0) is out of range}} options-note {{between 1 and 512 columns}}
 struct [[ts::resource(ts::task_owned, ts::tmem(513))]] Wide {};   // options-error {{ts::tmem(513) is out of range}} options-note {{between 1 and 512 columns}}

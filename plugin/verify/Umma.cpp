@@ -67,9 +67,10 @@ void notOneWarp(const Program &P, const Task &T, unsigned R, DiagList &Out) {
 } // namespace
 
 void checkUmma(const Program &P, const Kernel &K, DiagList &Out) {
+  const std::vector<unsigned> Resources = kernelResources(P, K);
   for (unsigned TI : K.Tasks) {
     const Task &T = P.Tasks[TI];
-    for (unsigned R : kernelResources(P, K))
+    for (unsigned R : Resources)
       if (mmaSide(T, R, P.Resources[R]) && T.NumWarps != 1)
         notOneWarp(P, T, R, Out);
     for (const Op &O : T.Ops) {

@@ -18,9 +18,14 @@
 // - Two accumulator stages (512 columns, all of tensor memory): the
 //   epilogue of one tile overlaps the MMAs of the next. The plan allocates
 //   the columns and frees them; nothing here calls tcgen05.alloc.
-// - Persistent with a static tile order (CTA b: tiles b, b + grid, ...).
+// - Scheduled by cluster launch control: the grid has one CTA per tile;
+//   after each tile, lane 0 of `load` asks the hardware to cancel a CTA
+//   that has not started (clusterlaunchcontrol.try_cancel) into a 2-stage
+//   ts::clc_async queue, and every task runs the cancelled CTA's tile next,
+//   until a request fails. A CTA that runs early or fast takes more tiles,
+//   with no workspace and no host-side scheduling.
 //
-// Not yet: 2-CTA MMA (cta_group::2), CLC scheduling, a TMA-store epilogue.
+// Not yet: 2-CTA MMA (cta_group::2), a TMA-store epilogue.
 //
 // Build (clang 19 does not know sm_100a; nvcc compiles the rewrite):
 //   libts-nvcc -gencode=arch=compute_100a,code=sm_100a -O3 -I include examples/gemm_sm100.cu
@@ -62,11 +67,8 @@ struct [[ts::resource(ts::tma_umma, ts::stages(4), ts::swizzled)]] Operands {
 /// The accumulator of one 128 x 256 tile: 256 fp32 columns of 128 lanes.
 struct [[ts::resource(ts::umma_async, ts::stages(2), ts::tmem(BN))]] Accum {};
 
-/// Tiles this CTA runs: blockIdx.x, + gridDim.x, ...
-__device__ __forceinline__ int my_tiles(const Params &p) {
-  const int b = int(blockIdx.x), g = int(gridDim.x);
-  return p.units > b ? (p.units - b + g - 1) / g : 0;
-}
+/// The tile queue: each stage holds one try_cancel response.
+struct [[ts::resource(ts::clc_async, ts::stages(2))]] Next : ts::clc::response {};
 /// Tile u's M- and N-block: M-blocks down a column, then the next column.
 __device__ __forceinline__ void tile_coords(const Params &p, int u, int &mb, int &nb) {
   mb = u % p.units_m;
@@ -74,10 +76,10 @@ __device__ __forceinline__ void tile_coords(const Params &p, int u, int &mb, int
 }
 
 [[ts::task(ts::warps(0, 1))]]
-__device__ void load(const Params &p, ts::producer<Operands> ops) {
-  for (auto t : ts::domain(0, my_tiles(p))) {
+__device__ void load(const Params &p, ts::producer<Next> next, ts::producer<Operands> ops) {
+  for (int u : ts::tiles(next)) { // this CTA's tile, then those it cancels
     int mb, nb;
-    tile_coords(p, int(blockIdx.x) + int(t) * int(gridDim.x), mb, nb);
+    tile_coords(p, u, mb, nb);
     for (auto k : ts::domain(0, p.k_tiles).nonempty()) { // K > 0: the host checks
       auto s = ops.acquire();
       ts::tma::load(s->a, &p.a, {int(k) * BK, mb * BM}, s.barrier());
@@ -88,9 +90,11 @@ __device__ void load(const Params &p, ts::producer<Operands> ops) {
 }
 
 [[ts::task(ts::warps(1, 1))]]
-__device__ void mma(const Params &p, ts::consumer<Operands> ops, ts::producer<Accum> accum) {
+__device__ void mma(const Params &p, ts::consumer<Next> next, ts::consumer<Operands> ops,
+                    ts::producer<Accum> accum) {
   constexpr uint32_t kIdesc = ts::tcgen05::idesc_bf16(BM, BN);
-  for (auto t : ts::domain(0, my_tiles(p))) {
+  for (int u : ts::tiles(next)) {
+    (void)u; // the MMAs read whatever tile the loads brought
     auto acc = accum.acquire(); // the epilogue has read this stage's last tile
     for (auto k : ts::domain(0, p.k_tiles).nonempty()) {
       auto s = ops.wait();
@@ -107,11 +111,11 @@ __device__ void mma(const Params &p, ts::consumer<Operands> ops, ts::producer<Ac
 }
 
 [[ts::task(ts::warps(4, 4))]]
-__device__ void epilogue(const Params &p, ts::consumer<Accum> accum) {
+__device__ void epilogue(const Params &p, ts::consumer<Next> next, ts::consumer<Accum> accum) {
   const unsigned lane_base = (threadIdx.x / 32 % 4) * 32; // this warp's TMEM lanes
-  for (auto t : ts::domain(0, my_tiles(p))) {
+  for (int u : ts::tiles(next)) {
     int mb, nb;
-    tile_coords(p, int(blockIdx.x) + int(t) * int(gridDim.x), mb, nb);
+    tile_coords(p, u, mb, nb);
     auto acc = accum.wait();
     const int row = mb * BM + int(lane_base + threadIdx.x % 32);
     __nv_bfloat16 *const out = p.c + size_t(row) * p.n + size_t(nb) * BN;
@@ -165,10 +169,8 @@ cudaError_t gemm_sm100_libts(const __nv_bfloat16 *A, const __nv_bfloat16 *B, __n
   p.k_tiles = K / BK;
   p.units_m = M / BM;
   p.units = p.units_m * (N / BN);
-  int ctas = 0; // persistent: as many CTAs as run at once
-  if ((e = ts::resident_ctas<gemm_kernel>(ctas)) != cudaSuccess)
-    return e;
-  return ts::launch<gemm_kernel>(dim3(std::min(ctas, p.units)), s, p);
+  // One CTA per tile: those that start first cancel the rest (ts/clc.h).
+  return ts::launch<gemm_kernel>(dim3(p.units), s, p);
 }
 
 #ifndef GEMM_NO_MAIN

@@ -20,6 +20,10 @@ enum class pipeline_kind : int {
   /// (ts::tmem(N) columns per stage; the commit arrives when they are
   /// done), threads consume with tcgen05.ld.
   umma_async = 6,
+  /// sm_100a: the tile queue of a ts::tiles loop fed by cluster launch
+  /// control: the scheduling warp's try_cancel writes each stage (a
+  /// ts::clc::response, 16 transaction bytes), threads consume.
+  clc_async = 7,
 };
 inline constexpr pipeline_kind gmem = pipeline_kind::gmem;
 inline constexpr pipeline_kind async_async = pipeline_kind::async_async;
@@ -28,6 +32,7 @@ inline constexpr pipeline_kind task_owned = pipeline_kind::task_owned;
 inline constexpr pipeline_kind turns = pipeline_kind::turns;
 inline constexpr pipeline_kind tma_umma = pipeline_kind::tma_umma;
 inline constexpr pipeline_kind umma_async = pipeline_kind::umma_async;
+inline constexpr pipeline_kind clc_async = pipeline_kind::clc_async;
 
 struct stages_t { int count; };
 /// Number of shared-memory stages of a pipelined resource.

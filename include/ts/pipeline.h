@@ -6,6 +6,7 @@
 #ifndef LIBTS_PIPELINE_H
 #define LIBTS_PIPELINE_H
 
+#include "ts/clc.h"
 #include "ts/detail.h"
 #include "ts/tcgen05.h"
 
@@ -113,8 +114,11 @@ public:
       block(pipe_->empty + cur_->index, "empty");
     // No lane may run ahead of the leader's expect_tx into its TMA issue.
     __syncwarp();
+    // Lane 0 of the leader arms the bytes TMA loads (or, for a CLC queue,
+    // the try_cancel of ts/tiles.h) complete.
     const bool tma = pipe_->kind == pipeline_kind::tma_async ||
-                     pipe_->kind == pipeline_kind::tma_umma;
+                     pipe_->kind == pipeline_kind::tma_umma ||
+                     pipe_->kind == pipeline_kind::clc_async;
     const bool issuer = tma && leader_ && detail::lane_index() == 0;
     // The MMAs that refill an accumulator stage come after the epilogue's
     // reads of it (the wait above).
@@ -233,7 +237,8 @@ public:
 private:
   /// A tma_umma stage goes back by lane 0's commit of its MMAs (one
   /// arrival once they have read it); a umma_async one after this thread's
-  /// tensor-memory loads are done; others as the mode says.
+  /// tensor-memory loads are done; a clc_async one after a proxy fence (the
+  /// next try_cancel writes it); others as the mode says.
   __device__ __forceinline__ void hand_back(unsigned index) {
     if (pipe_->kind == pipeline_kind::tma_umma) {
       tcgen05::commit(pipe_->empty + index);
@@ -243,6 +248,8 @@ private:
       tcgen05::wait_ld();
       tcgen05::fence_before_thread_sync();
     }
+    if (pipe_->kind == pipeline_kind::clc_async)
+      clc::detail::reads_done();
     if (detail::waits_store_reads(mode_))
       detail::wait_bulk_reads();
     detail::hand_back(*pipe_, index, detail::unfenced(mode_));

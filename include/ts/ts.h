@@ -36,6 +36,7 @@
 #include "ts/cluster.h"
 #include "ts/wgmma.h"
 #include "ts/tcgen05.h"
+#include "ts/clc.h"
 #include "ts/launch.h"
 #include "ts/stream_k.h"
 #include "ts/tensor_map.h"

@@ -11,6 +11,8 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
+#include <algorithm>
+
 using namespace clang;
 
 namespace ts {
@@ -45,7 +47,7 @@ void Extractor::resource(const SeenAttr &A) {
   if (!Seen.Kind)
     error(A.Range.getBegin(), "[[ts::resource]] needs a kind",
           "add ts::gmem, ts::async_async, ts::tma_async, ts::task_owned, "
-          "ts::turns, ts::tma_umma or ts::umma_async");
+          "ts::turns, ts::tma_umma, ts::umma_async or ts::clc_async");
   if (RD->isInvalidDecl())
     return;
   if (RD->isDependentContext()) {
@@ -74,20 +76,20 @@ void Extractor::resourceOption(const Expr *E, Resource &R, ResourceSeen &Seen) {
       return;
     Seen.Kind = true;
     int64_t K = V->getInt().getExtValue();
-    if (K < 0 || K > 6) {
+    if (K < 0 || K > 7) {
       error(L, std::to_string(K) + " is not a ts::pipeline_kind",
             "use ts::gmem, ts::async_async, ts::tma_async, ts::task_owned, "
-            "ts::turns, ts::tma_umma or ts::umma_async");
+            "ts::turns, ts::tma_umma, ts::umma_async or ts::clc_async");
       Seen.KindBad = true;
       return;
     }
     if (!firstTime(Seen.Given, "the resource kind", L))
       return;
     static const PipelineKind Kinds[] = {
-        PipelineKind::Gmem,     PipelineKind::AsyncAsync,
-        PipelineKind::TmaAsync, PipelineKind::TaskOwned,
-        PipelineKind::Turns,    PipelineKind::TmaUmma,
-        PipelineKind::UmmaAsync};
+        PipelineKind::Gmem,      PipelineKind::AsyncAsync,
+        PipelineKind::TmaAsync,  PipelineKind::TaskOwned,
+        PipelineKind::Turns,     PipelineKind::TmaUmma,
+        PipelineKind::UmmaAsync, PipelineKind::ClcAsync};
     R.Kind = Kinds[K];
   } else if (intOption(resourceIntOptions(), E, L, R, Seen.Given)) {
     Seen.Tx = R.TxBytes.has_value();
@@ -104,7 +106,7 @@ void Extractor::resourceOption(const Expr *E, Resource &R, ResourceSeen &Seen) {
   } else {
     error(L, "unexpected argument to [[ts::resource]]",
           "expected ts::gmem, ts::async_async, ts::tma_async, ts::task_owned, "
-          "ts::turns, ts::tma_umma, ts::umma_async, "
+          "ts::turns, ts::tma_umma, ts::umma_async, ts::clc_async, "
           "ts::stages(N), ts::tx_bytes(B), ts::align(B), ts::swizzled, "
           "ts::multicast or ts::tmem(N)");
   }
@@ -213,6 +215,7 @@ void Extractor::resourceConsistency(const SeenAttr &A, const CXXRecordDecl *RD,
           isPipelined(R.Kind)
               ? "give the struct the members one stage holds"
               : "give the struct the members the task keeps in shared memory");
+  clcConsistency(RD, R, Seen);
   if (R.Kind == PipelineKind::Turns && R.PayloadBytes)
     error(RD->getLocation(), "ts::turns resource '" + R.Name + "' holds data",
           "leave the struct empty: it only names the turn its tasks pass "
@@ -247,6 +250,33 @@ void Extractor::resourceConsistency(const SeenAttr &A, const CXXRecordDecl *RD,
         "only TMA loads multicast across a cluster; remove ts::multicast or "
         "make the "
         "resource ts::tma_async");
+}
+
+namespace {
+bool isClcResponse(QualType T) {
+  const auto *B = T->getAsCXXRecordDecl();
+  return B && B->getQualifiedNameAsString() == "ts::clc::response";
+}
+} // namespace
+
+void Extractor::clcConsistency(const CXXRecordDecl *RD, const Resource &R,
+                               const ResourceSeen &Seen) {
+  bool Base = std::any_of(
+      RD->bases_begin(), RD->bases_end(),
+      [](const CXXBaseSpecifier &B) { return isClcResponse(B.getType()); });
+  bool Exact = Base && RD->getNumBases() == 1 && RD->field_empty();
+  if (Seen.Kind && R.Kind == PipelineKind::ClcAsync && !Exact)
+    error(RD->getLocation(),
+          "ts::clc_async resource '" + R.Name + "' is not a ts::clc::response",
+          "declare it 'struct " + R.Name +
+              " : ts::clc::response {};': try_cancel writes the 16-byte "
+              "response into each stage, and ts::tiles decodes it");
+  else if (Seen.Kind && R.Kind != PipelineKind::ClcAsync && Base)
+    error(RD->getLocation(),
+          std::string("ts::") + pipelineKindName(R.Kind) + " resource '" +
+              R.Name + "' holds a ts::clc::response",
+          "a cluster-launch-control response is the payload of a "
+          "ts::clc_async tile queue; make the resource ts::clc_async");
 }
 
 void Extractor::tmemConsistency(const SeenAttr &A, const CXXRecordDecl *RD,

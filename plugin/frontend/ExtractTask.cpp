@@ -199,7 +199,7 @@ bool Extractor::handleParam(
     return false;
   }
   Side.push_back(*Res);
-  Handles[P] = {R, *Res};
+  Handles[P] = {R, *Res, X.P.Resources[*Res].Kind == PipelineKind::ClcAsync};
   return true;
 }
 

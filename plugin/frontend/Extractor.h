@@ -40,6 +40,10 @@ private:
   /// ts::tmem on a kind or payload that cannot live in tensor memory.
   void tmemConsistency(const SeenAttr &A, const clang::CXXRecordDecl *RD,
                        const Resource &R, const ResourceSeen &Seen);
+  /// A ts::clc_async payload is exactly a ts::clc::response, and only its
+  /// payload is one (the runtime reads the response by the type).
+  void clcConsistency(const clang::CXXRecordDecl *RD, const Resource &R,
+                      const ResourceSeen &Seen);
   /// The payload is plain data a stage can hold unconstructed (errors if not).
   bool payloadIsPlainData(const clang::CXXRecordDecl *RD, const Resource &R);
   /// Payload size, alignment and members.

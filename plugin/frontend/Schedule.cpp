@@ -828,11 +828,17 @@ void Walker::run(const CompoundStmt *Body) {
       LoopVar = FR->getLoopVariable();
       Loop = FR;
       Sec = Section::Loop;
-      if (TileQueue) // the next tile, at the head of each iteration
+      // The next tile at the head of each iteration and the end mark once
+      // more; a CLC queue's first tile is the CTA's own, so its exchange
+      // (the next tile or the end) closes each iteration.
+      bool Clc = TileQueue && TileQueue->ClcQueue;
+      if (TileQueue && !Clc)
         tileExchange(FR->getColonLoc());
       body(FR->getBody());
+      if (Clc)
+        tileExchange(FR->getColonLoc());
       Sec = Section::Tail;
-      if (TileQueue) // the end of the tiles, read once more
+      if (TileQueue && !Clc)
         tileExchange(FR->getColonLoc());
       continue;
     }

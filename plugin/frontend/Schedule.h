@@ -23,6 +23,9 @@ namespace ts {
 struct HandleParam {
   Role R;
   unsigned Resource;
+  /// Where a ts::tiles loop takes its queue's stages: a ts::clc_async
+  /// queue's first tile is the CTA's own, so no exchange precedes it.
+  bool ClcQueue = false;
 };
 
 /// Fills T.Ops and T.Dom from FD's body.

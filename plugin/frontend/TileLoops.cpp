@@ -6,7 +6,9 @@
 // see it. The walk writes those exchanges out as the task's own ops, so
 // every check sees the queue like any other pipeline, and gives the loop
 // one unknown trip count that every task of the queue shares: each reads
-// every tile the scheduler publishes, the end mark included.
+// every tile the scheduler publishes, the end mark included. A ts::clc_async
+// queue's first tile is the CTA's own: its one exchange per iteration
+// (the next tile, or the failed request that ends the loop) closes it.
 //
 //===----------------------------------------------------------------------===//
 #include "frontend/DiagEmitter.h"

@@ -44,6 +44,8 @@ static const char *kindSpelling(PipelineKind K) {
     return "::ts::pipeline_kind::tma_umma";
   case PipelineKind::UmmaAsync:
     return "::ts::pipeline_kind::umma_async";
+  case PipelineKind::ClcAsync:
+    return "::ts::pipeline_kind::clc_async";
   }
   return "";
 }

@@ -26,6 +26,8 @@ const char *pipelineKindName(PipelineKind K) {
     return "tma_umma";
   case PipelineKind::UmmaAsync:
     return "umma_async";
+  case PipelineKind::ClcAsync:
+    return "clc_async";
   }
   return "?";
 }

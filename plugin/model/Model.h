@@ -30,12 +30,14 @@ enum class PipelineKind {
   Turns,      ///< A turn passed round a ring of tasks: named barriers.
   TmaUmma,    ///< TMA produces, tcgen05 MMAs consume (release = commit).
   UmmaAsync,  ///< tcgen05 MMAs produce into tensor memory, threads consume.
+  ClcAsync,   ///< Cluster launch control fills a tile queue, threads consume.
 };
 
 const char *pipelineKindName(PipelineKind K);
 inline bool isPipelined(PipelineKind K) {
   return K == PipelineKind::AsyncAsync || K == PipelineKind::TmaAsync ||
-         K == PipelineKind::TmaUmma || K == PipelineKind::UmmaAsync;
+         K == PipelineKind::TmaUmma || K == PipelineKind::UmmaAsync ||
+         K == PipelineKind::ClcAsync;
 }
 /// Stages that TMA fills (transaction bytes, ts::tma::load).
 inline bool isTma(PipelineKind K) {

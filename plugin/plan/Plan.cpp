@@ -17,6 +17,9 @@ const Protocol &protocolOf(PipelineKind K) {
   // arrive after their loads.
   static const Protocol TmaUmma{true, false, false, 1, 0};
   static const Protocol UmmaAsync{false, false, true, 1, 0};
+  // CLC: the scheduler leader arms the response's bytes, try_cancel
+  // completes them; threads read the response and each arrive.
+  static const Protocol ClcAsync{true, false, true, 1, 0};
   switch (K) {
   case PipelineKind::Gmem:
   case PipelineKind::TaskOwned:
@@ -30,6 +33,8 @@ const Protocol &protocolOf(PipelineKind K) {
     return TmaUmma;
   case PipelineKind::UmmaAsync:
     return UmmaAsync;
+  case PipelineKind::ClcAsync:
+    return ClcAsync;
   }
   return Gmem;
 }
@@ -89,8 +94,10 @@ PipelinePlan pipelinePlan(const Program &P, const Kernel &K, unsigned R,
       bool Async = std::all_of(T.Ops.begin(), T.Ops.end(), [&](const Op &O) {
         return !Work(O) || ((O.AsyncRead || O.AddressOnly) && !O.MayStoreAsync);
       });
-      // Threads' tcgen05.ld are awaited per thread, at the release.
-      Async &= Res.Kind != PipelineKind::UmmaAsync;
+      // Threads' tcgen05.ld are awaited per thread, at the release; a CLC
+      // response is read by threads.
+      Async &= Res.Kind != PipelineKind::UmmaAsync &&
+               Res.Kind != PipelineKind::ClcAsync;
       if (Async)
         PP.AsyncReaders.push_back(TI);
       // Local releases: lane 0 for a warp of async readers (its reads ended

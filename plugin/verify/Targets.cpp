@@ -15,22 +15,28 @@ using namespace detail;
 
 namespace {
 
-/// tcgen05 pipelines in a kernel without tcgen05 (tensor memory alone is
-/// tmemWithoutTarget's).
-void ummaWithoutTarget(const Program &P, const Kernel &K,
-                       const KernelPlan &Plan, DiagList &Out) {
+/// tcgen05 and CLC pipelines in a kernel without them (tensor memory alone
+/// is tmemWithoutTarget's).
+void blackwellPipesWithoutTarget(const Program &P, const Kernel &K,
+                                 const KernelPlan &Plan, DiagList &Out) {
   for (const PipelinePlan &PP : Plan.Pipelines) {
     const Resource &R = P.Resources[PP.Resource];
-    if (R.Kind != PipelineKind::TmaUmma)
+    bool Clc = R.Kind == PipelineKind::ClcAsync;
+    if (R.Kind != PipelineKind::TmaUmma && !Clc)
       continue;
-    Diag &D =
-        report(Out, Check::Target, R.Loc,
-               "ts::tma_umma resource " + quote(R.Name) +
-                   " is read by tcgen05 MMAs, which kernel " + quote(K.Name) +
-                   " (target " + Plan.Tgt->Name + ") does not have");
+    Diag &D = report(Out, Check::Target, R.Loc,
+                     std::string("ts::") + pipelineKindName(R.Kind) +
+                         " resource " + quote(R.Name) + " is " +
+                         (Clc ? "filled by cluster launch control"
+                              : "read by tcgen05 MMAs") +
+                         ", which kernel " + quote(K.Name) + " (target " +
+                         Plan.Tgt->Name + ") does not have");
     note(D, K.Loc,
-         "tcgen05 is Blackwell's: add ts::target(ts::sm_100a) to the "
-         "kernel's [[ts::kernel]], or make the resource ts::tma_async");
+         std::string(Clc ? "clusterlaunchcontrol" : "tcgen05") +
+             " is Blackwell's: add ts::target(ts::sm_100a) to the kernel's "
+             "[[ts::kernel]], or " +
+             (Clc ? "feed the tile queue from a fetch (ts::async_async)"
+                  : "make the resource ts::tma_async"));
   }
 }
 
@@ -95,7 +101,7 @@ void checkTarget(const Program &P, const Kernel &K, const KernelPlan &Plan,
                  DiagList &Out) {
   if (!Plan.Tgt->TmemColumns) {
     tmemWithoutTarget(P, K, Plan, Out);
-    ummaWithoutTarget(P, K, Plan, Out);
+    blackwellPipesWithoutTarget(P, K, Plan, Out);
   } else
     tmemBetweenCtas(P, K, Plan, Out);
   if (K.Arch == TargetArch::Sm100a)

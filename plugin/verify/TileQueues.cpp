@@ -28,14 +28,14 @@ std::vector<unsigned> queuesOf(const Program &P, const Kernel &K) {
 
 void checkQueue(const Program &P, const Kernel &K, unsigned Q, DiagList &Out) {
   const Resource &R = P.Resources[Q];
-  if (R.Kind != PipelineKind::AsyncAsync) {
+  if (R.Kind != PipelineKind::AsyncAsync && R.Kind != PipelineKind::ClcAsync) {
     Diag &D =
         report(Out, Check::Domain, R.Loc,
                "tile queue " + quote(R.Name) + " of a ts::tiles loop is " +
-                   pipelineKindName(R.Kind) + ", not async_async");
+                   pipelineKindName(R.Kind) + ", not async_async or clc_async");
     note(D, R.Loc,
-         "declare it ts::async_async: the scheduling task's threads write the "
-         "tile");
+         "declare it ts::async_async (the scheduling task's threads write the "
+         "tile) or, on sm_100a, ts::clc_async (cluster launch control does)");
   }
   std::vector<const Task *> Fillers;
   for (unsigned I : K.Tasks) {
@@ -95,11 +95,37 @@ void checkQueue(const Program &P, const Kernel &K, unsigned Q, DiagList &Out) {
   }
 }
 
+/// A CLC queue's stages are try_cancel responses: only the ts::tiles
+/// loops, which issue and decode them, may touch it.
+void clcOutsideTiles(const Program &P, const Kernel &K,
+                     const std::vector<unsigned> &Queues, DiagList &Out) {
+  for (unsigned R : kernelResources(P, K)) {
+    const Resource &Res = P.Resources[R];
+    if (Res.Kind != PipelineKind::ClcAsync ||
+        std::count(Queues.begin(), Queues.end(), R))
+      continue;
+    for (unsigned I : K.Tasks)
+      for (const Op &O : P.Tasks[I].Ops)
+        if (O.Resource == R) {
+          Diag &D = report(Out, Check::Domain, O.Loc,
+                           "task " + quote(P.Tasks[I].Name) +
+                               " uses ts::clc_async resource " +
+                               quote(Res.Name) + " outside a ts::tiles loop");
+          note(D, Res.Loc,
+               "its stages are cluster-launch-control responses: loop 'for "
+               "(int u : ts::tiles(handle))' in every task that holds it");
+          return;
+        }
+  }
+}
+
 } // namespace
 
 void checkTileQueues(const Program &P, const Kernel &K, DiagList &Out) {
-  for (unsigned Q : queuesOf(P, K))
+  std::vector<unsigned> Queues = queuesOf(P, K);
+  for (unsigned Q : Queues)
     checkQueue(P, K, Q, Out);
+  clcOutsideTiles(P, K, Queues, Out);
 }
 
 } // namespace ts

@@ -102,7 +102,8 @@ TEST(TileQueues, SchedulerIsOneWarpAndTheQueueAsyncAsync) {
   ASSERT_EQ(D.size(), 1u) << dump(D);
   EXPECT_EQ(
       D[0].Message,
-      "tile queue 'Next' of a ts::tiles loop is tma_async, not async_async");
+      "tile queue 'Next' of a ts::tiles loop is tma_async, not async_async "
+      "or clc_async");
   EXPECT_EQ(D[0].Loc, resLoc(0));
 }
 
@@ -146,6 +147,97 @@ TEST(TileQueues, ASchedulerBlockedOnItsReadersIsADeadlock) {
                 "deadlock: task 'load' blocks forever on wait of 'Done'"),
             std::string::npos)
       << dump(V.Diags);
+}
+
+/// examples/gemm_sm100.cu's scheduling: a ts::clc_async queue. Each task
+/// starts on its CTA's own tile and takes the queue's stage once per
+/// iteration, at its end (the next tile, or the failed request).
+struct ClcGemm {
+  Builder B;
+  unsigned Q = B.resource("Next", PipelineKind::ClcAsync, 2, 16);
+  unsigned R = B.tma("Ops", 4, 4096);
+  explicit ClcGemm(bool ReaderAhead = false) {
+    B.kernel().Arch = TargetArch::Sm100a;
+    TaskRef Load = B.task("load", 0, 1).produces(Q).produces(R);
+    tileLoop(Load);
+    Load.inner(std::nullopt, "k").fill(R).body();
+    exchange(Load, true);
+    TaskRef Mma = B.task("mma", 4, 4).consumes(Q).consumes(R);
+    tileLoop(Mma);
+    if (ReaderAhead)
+      exchange(Mma, false);
+    Mma.inner(std::nullopt, "k").drain(R).body();
+    if (!ReaderAhead)
+      exchange(Mma, false);
+  }
+  void tileLoop(TaskRef T) {
+    T.loop(std::nullopt, "tiles(next)");
+    Domain &D = T.task().Dom;
+    D.Dynamic = true;
+    D.Queue = Q;
+    D.EndSym = D.EndKey = "ts::tiles#" + std::to_string(Q);
+  }
+  void exchange(TaskRef T, bool Scheduler) {
+    size_t First = T.task().Ops.size();
+    Scheduler ? T.fill(Q) : T.drain(Q);
+    for (size_t I = First; I < T.task().Ops.size(); ++I)
+      T.task().Ops[I].TileLoop = true;
+  }
+  KernelPlan plan() { return buildPlan(B.P, B.kernel(), targetSm100a()); }
+};
+
+TEST(TileQueues, ClcQueueCountsFromTheProtocolTable) {
+  ClcGemm G;
+  KernelPlan Plan = G.plan();
+  const PipelinePlan *Q = Plan.pipeline(G.Q);
+  ASSERT_NE(Q, nullptr);
+  EXPECT_EQ(Q->Counts.Full, 1u);        // the scheduler lane's expect_tx
+  EXPECT_EQ(Q->TxBytes, 16u);           // the response try_cancel writes
+  EXPECT_EQ(Q->Counts.Empty, 4u * 32u); // every reader thread, after a fence
+  EXPECT_FALSE(Q->consumerReadsAsync(1));
+}
+
+TEST(TileQueues, ClcGemmVerifiesForEveryTileCount) {
+  ClcGemm G;
+  DiagList D;
+  checkTileQueues(G.B.P, G.B.kernel(), D);
+  EXPECT_TRUE(D.empty()) << dump(D);
+  VerifyResult V = verifyKernel(G.B.P, G.B.kernel(), G.plan());
+  EXPECT_FALSE(hasError(V.Diags)) << dump(V.Diags);
+}
+
+TEST(TileQueues, ClcReaderTakingTheNextTileFirstDeadlocks) {
+  // The readers take the queue's stage at the head of each iteration, as
+  // for a software queue: they wait for a response the scheduler asks for
+  // only after loading more stages than the ring holds.
+  ClcGemm G(/*ReaderAhead=*/true);
+  VerifyResult V = verifyKernel(G.B.P, G.B.kernel(), G.plan());
+  ASSERT_TRUE(hasError(V.Diags));
+  EXPECT_NE(dump(V.Diags).find("deadlock"), std::string::npos) << dump(V.Diags);
+}
+
+TEST(TileQueues, ClcQueueOutsideATileLoopIsRefused) {
+  ClcGemm G;
+  for (Task &T : G.B.P.Tasks) { // both tasks on a static loop instead
+    T.Dom.Dynamic = false;
+    T.Dom.EndSym = T.Dom.EndKey = "p.tiles";
+  }
+  DiagList D;
+  checkTileQueues(G.B.P, G.B.kernel(), D);
+  ASSERT_EQ(D.size(), 1u) << dump(D);
+  EXPECT_EQ(D[0].Message, "task 'load' uses ts::clc_async resource 'Next' "
+                          "outside a ts::tiles loop");
+}
+
+TEST(TileQueues, ClcQueueNeedsBlackwell) {
+  ClcGemm G;
+  G.B.kernel().Arch = TargetArch::Sm90a;
+  DiagList D;
+  checkTarget(G.B.P, G.B.kernel(), planFor(G.B.P, G.B.kernel()), D);
+  ASSERT_EQ(D.size(), 1u) << dump(D);
+  EXPECT_EQ(D[0].Message,
+            "ts::clc_async resource 'Next' is filled by cluster launch "
+            "control, which kernel 'k' (target sm_90a) does not have");
 }
 
 } // namespace

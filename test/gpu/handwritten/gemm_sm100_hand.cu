@@ -17,8 +17,13 @@
 //   accumulator's empty barrier (128 arrivals) after tcgen05.wait::ld.
 // - Tensor memory: warp 0 allocates 512 columns before the first
 //   __syncthreads and gives up the permit; it frees them after the last.
-// - Persistent: CTA b runs tiles b, b + grid, ...; tile u is M-block
-//   u % (M / 128), N-block u / (M / 128).
+// - Scheduled by cluster launch control: one CTA per tile; each CTA runs
+//   its own tile, then after each tile warp 0's lane 0 issues try_cancel
+//   into a 2-stage ring of 16-byte responses (full barrier 1 arrival + 16
+//   transaction bytes, empty barrier 160 arrivals: the MMA warp's and the
+//   epilogue's threads), waits for it and decodes it; the MMA warp and the
+//   epilogue decode the same response. A failed request ends every role.
+//   Tile u is M-block u % (M / 128), N-block u / (M / 128).
 //
 // Compile-verified only (no Blackwell GPU here):
 //   nvcc -std=c++17 -gencode=arch=compute_100a,code=sm_100a -O3 -I include -c gemm_sm100_hand.cu
@@ -29,6 +34,7 @@
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
+#include <ts/clc.h>
 #include <ts/detail.h>
 #include <ts/launch.h>
 #include <ts/tcgen05.h>
@@ -41,8 +47,10 @@ constexpr int BM = 128, BN = 256, BK = 64;
 constexpr unsigned kStages = 4, kAccStages = 2, kChunk = 8;
 constexpr unsigned kStageBytes = (BM + BN) * BK * 2; // 48 KiB
 constexpr unsigned kBOff = BM * BK * 2;              // B after A in a stage
-constexpr unsigned kBarOff = kStages * kStageBytes;  // barriers after the ring
-constexpr unsigned kSlotOff = kBarOff + 2 * (kStages + kAccStages) * 8;
+constexpr unsigned kClcStages = 2, kClcStride = 128; // responses, 128-byte aligned
+constexpr unsigned kClcOff = kStages * kStageBytes;   // responses after the ring
+constexpr unsigned kBarOff = kClcOff + kClcStages * kClcStride; // then the barriers
+constexpr unsigned kSlotOff = kBarOff + 2 * (kClcStages + kStages + kAccStages) * 8;
 constexpr unsigned kSmemBytes = kSlotOff + 16 + 1024; // + base-alignment slack
 constexpr unsigned kThreads = 256, kTmemCols = kAccStages * BN;
 
@@ -59,15 +67,49 @@ __device__ __forceinline__ void advance(unsigned &stage, unsigned &phase, unsign
   }
 }
 
-__device__ __forceinline__ int my_tiles(const Params &p) {
-  const int b = int(blockIdx.x), g = int(gridDim.x);
-  return p.units > b ? (p.units - b + g - 1) / g : 0;
+/// The tile-scheduling ring: responses and their barriers.
+struct Clc {
+  unsigned char *resp;
+  uint64_t *full, *empty;
+  __device__ __forceinline__ ts::clc::response *at(unsigned i) const {
+    return reinterpret_cast<ts::clc::response *>(resp + i * kClcStride);
+  }
+};
+
+/// Warp 0 after each tile: lane 0 asks for a CTA to cancel into the next
+/// response, waits for it and decodes it (-1: every CTA has launched).
+__device__ __forceinline__ int cancel_next(const Clc &q, unsigned &st, unsigned &ph) {
+  const unsigned cur = st;
+  ts::detail::wait_parity(q.empty + cur, ph);
+  advance(st, ph, kClcStages);
+  int u = -1;
+  if (ts::detail::lane_index() == 0) {
+    const unsigned parity = ts::detail::test_parity(q.full + cur, 0) ? 1u : 0u;
+    ts::detail::arrive_expect_tx(q.full + cur, 16);
+    ts::clc::detail::try_cancel(q.at(cur), q.full + cur);
+    ts::detail::wait_parity(q.full + cur, parity);
+    u = ts::clc::detail::decode(*q.at(cur));
+    ts::clc::detail::reads_done();
+  }
+  return __shfl_sync(0xffffffffu, u, 0);
 }
 
-__device__ void load(const Params &p, unsigned char *smem, uint64_t *full, uint64_t *empty) {
-  unsigned st = 0, ph = 1;
-  for (int t = 0; t < my_tiles(p); ++t) {
-    const int u = int(blockIdx.x) + t * int(gridDim.x);
+/// The MMA warp and the epilogue after each tile: the response warp 0
+/// asked for, then the stage back (160 arrivals).
+__device__ __forceinline__ int read_next(const Clc &q, unsigned &st, unsigned &ph) {
+  const unsigned cur = st;
+  ts::detail::wait_parity(q.full + cur, ph);
+  advance(st, ph, kClcStages);
+  const int u = ts::clc::detail::decode(*q.at(cur));
+  ts::clc::detail::reads_done();
+  ts::detail::arrive(q.empty + cur);
+  return u;
+}
+
+__device__ void load(const Params &p, unsigned char *smem, uint64_t *full, uint64_t *empty,
+                     const Clc &q) {
+  unsigned st = 0, ph = 1, cs = 0, cph = 1;
+  for (int u = ts::clc::own_tile(); u >= 0; u = cancel_next(q, cs, cph)) {
     const int mb = u % p.units_m, nb = u / p.units_m;
     for (int k = 0; k != p.k_tiles; ++k) { // K > 0: the host checks
       const unsigned cur = st; // the cursor moves on at once, as libts' does
@@ -84,13 +126,17 @@ __device__ void load(const Params &p, unsigned char *smem, uint64_t *full, uint6
     ts::detail::wait_parity(empty + st, ph);
     advance(st, ph, kStages);
   }
+  for (unsigned i = 0; i < kClcStages; ++i) { // every response read before leaving
+    ts::detail::wait_parity(q.empty + cs, cph);
+    advance(cs, cph, kClcStages);
+  }
 }
 
 __device__ void mma(const Params &p, unsigned char *smem, uint64_t *full, uint64_t *empty,
-                    uint64_t *acc_full, uint64_t *acc_empty, uint32_t tmem) {
+                    uint64_t *acc_full, uint64_t *acc_empty, uint32_t tmem, const Clc &q) {
   constexpr uint32_t kIdesc = ts::tcgen05::idesc_bf16(BM, BN);
-  unsigned st = 0, ph = 0, as = 0, aph = 1;
-  for (int t = 0; t < my_tiles(p); ++t) {
+  unsigned st = 0, ph = 0, as = 0, aph = 1, cs = 0, cph = 0;
+  for (int u = ts::clc::own_tile(); u >= 0; u = read_next(q, cs, cph)) {
     ts::detail::wait_parity(acc_empty + as, aph);
     ts::tcgen05::fence_after_thread_sync();
     const uint32_t d = tmem + as * BN;
@@ -117,11 +163,11 @@ __device__ void mma(const Params &p, unsigned char *smem, uint64_t *full, uint64
   }
 }
 
-__device__ void epilogue(const Params &p, uint64_t *acc_full, uint64_t *acc_empty, uint32_t tmem) {
+__device__ void epilogue(const Params &p, uint64_t *acc_full, uint64_t *acc_empty, uint32_t tmem,
+                         const Clc &q) {
   const unsigned lane_base = (threadIdx.x / 32 % 4) * 32;
-  unsigned as = 0, aph = 0;
-  for (int t = 0; t < my_tiles(p); ++t) {
-    const int u = int(blockIdx.x) + t * int(gridDim.x);
+  unsigned as = 0, aph = 0, cs = 0, cph = 0;
+  for (int u = ts::clc::own_tile(); u >= 0; u = read_next(q, cs, cph)) {
     const int mb = u % p.units_m, nb = u / p.units_m;
     ts::detail::wait_parity(acc_full + as, aph);
     ts::tcgen05::fence_after_thread_sync();
@@ -154,10 +200,14 @@ __device__ void epilogue(const Params &p, uint64_t *acc_full, uint64_t *acc_empt
 __global__ void __launch_bounds__(kThreads, 1) gemm_kernel(const __grid_constant__ Params p) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
   unsigned char *const smem = ts::detail::align_base<1024>(smem_raw);
-  uint64_t *const full = reinterpret_cast<uint64_t *>(smem + kBarOff);
+  // The barriers in libts' order: the tile queue's, the operands', the
+  // accumulators'.
+  uint64_t *const clc_full = reinterpret_cast<uint64_t *>(smem + kBarOff);
+  uint64_t *const full = clc_full + 2 * kClcStages;
   uint64_t *const empty = full + kStages;
   uint64_t *const acc_full = empty + kStages;
   uint64_t *const acc_empty = acc_full + kAccStages;
+  const Clc q{smem + kClcOff, clc_full, clc_full + kClcStages};
   uint32_t *const slot = reinterpret_cast<uint32_t *>(smem + kSlotOff);
   const unsigned warp = ts::detail::warp_index();
   if (threadIdx.x == 0) {
@@ -165,6 +215,8 @@ __global__ void __launch_bounds__(kThreads, 1) gemm_kernel(const __grid_constant
     ts::detail::init_barriers(empty, kStages, 1u);
     ts::detail::init_barriers(acc_full, kAccStages, 1u);
     ts::detail::init_barriers(acc_empty, kAccStages, 128u);
+    ts::detail::init_barriers(q.full, kClcStages, 1u);
+    ts::detail::init_barriers(q.empty, kClcStages, 160u);
     ts::detail::fence_barrier_init();
   }
   if (warp == 0)
@@ -172,11 +224,11 @@ __global__ void __launch_bounds__(kThreads, 1) gemm_kernel(const __grid_constant
   __syncthreads();
   const uint32_t tmem = ts::detail::tmem_base(slot);
   if (warp == 0)
-    load(p, smem, full, empty);
+    load(p, smem, full, empty, q);
   else if (warp == 1)
-    mma(p, smem, full, empty, acc_full, acc_empty, tmem);
+    mma(p, smem, full, empty, acc_full, acc_empty, tmem, q);
   else if (warp >= 4)
-    epilogue(p, acc_full, acc_empty, tmem);
+    epilogue(p, acc_full, acc_empty, tmem, q);
   __syncthreads();
   if (warp == 0)
     ts::detail::tmem_free<kTmemCols>(tmem);
@@ -199,13 +251,10 @@ extern "C" int gemm_sm100_hand(const __nv_bfloat16 *A, const __nv_bfloat16 *B, _
   p.k_tiles = K / BK;
   p.units_m = M / BM;
   p.units = p.units_m * (N / BN);
-  int dev = 0, sms = 0;
-  if (cudaGetDevice(&dev) != cudaSuccess ||
-      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
-      cudaFuncSetAttribute(gemm_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+  if (cudaFuncSetAttribute(gemm_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                            int(kSmemBytes)) != cudaSuccess)
     return 2;
-  const int grid = p.units < sms ? p.units : sms;
+  const int grid = p.units; // one CTA per tile: the first ones cancel the rest
   void *args[] = {&p};
   return cudaLaunchKernel(reinterpret_cast<const void *>(gemm_kernel), dim3(grid), dim3(kThreads),
                           args, kSmemBytes, stream) == cudaSuccess

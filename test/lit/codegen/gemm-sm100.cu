@@ -3,7 +3,9 @@
 // loads, the tcgen05 MMAs, the commits that hand operand stages back and
 // publish accumulators, the accumulator loads, and one alloc (512 columns,
 // before the first barrier, permit given up) and one dealloc after the
-// last barrier. Its hand-written twin (test/gpu/handwritten/gemm_sm100_hand.cu)
+// last barrier; and the tile scheduler's cluster launch control: one
+// try_cancel (the scheduler's lane 0), its response decoded by each role,
+// with a proxy fence before the stage goes back. Its hand-written twin (test/gpu/handwritten/gemm_sm100_hand.cu)
 // builds the same way, and the MMA warps' k-loops of the two are identical
 // in SASS up to register names (cuobjdump for sm_100a, bench/gemm/sass_diff.py).
 // No Blackwell GPU runs either here.
@@ -25,10 +27,16 @@
 // CHECK-DAG: tcgen05.ld.sync.aligned.32x32b.x8.b32
 // CHECK-DAG: tcgen05.wait::ld.sync.aligned;
 // CHECK-DAG: tcgen05.fence::before_thread_sync;
+// CHECK-DAG: clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128
+// CHECK-DAG: clusterlaunchcontrol.query_cancel.is_canceled.pred.b128
+// CHECK-DAG: clusterlaunchcontrol.query_cancel.get_first_ctaid.v4.b32.b128
+// CHECK-DAG: fence.proxy.async.shared::cta;
 // CHECK: bar.sync 0;
 // CHECK: tcgen05.dealloc.cta_group::1.sync.aligned.b32 {{.*}}, 512;
 // COUNT-COUNT-1: tcgen05.alloc
 // COUNT-NOT: tcgen05.alloc
+// COUNT-COUNT-1: clusterlaunchcontrol.try_cancel
+// COUNT-NOT: clusterlaunchcontrol.try_cancel
 // The idesc of m128n256 bf16 -> f32 (docs/blackwell-facts.md, section 2).
 // RUN: grep -c 138413200 %t.ptx
 // RUN: %sm100_nvcc -O3 -c %src/test/gpu/handwritten/gemm_sm100_hand.cu -o %t.hand.o

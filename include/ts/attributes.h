@@ -24,6 +24,14 @@ enum class pipeline_kind : int {
   /// control: the scheduling warp's try_cancel writes each stage (a
   /// ts::clc::response, 16 transaction bytes), threads consume.
   clc_async = 7,
+  /// sm_100a: threads produce shared-memory operands (a fence hands them to
+  /// the async proxy), a one-warp task's tcgen05 MMAs consume (the release
+  /// commits).
+  async_umma = 8,
+  /// sm_100a: one-warp tasks' tcgen05 MMAs on both sides: the producer's
+  /// MMAs fill ts::tmem(N) columns per stage, the consumer's MMAs read them
+  /// (ts::tcgen05::mma_bf16_ts); commit and release are tcgen05.commit.
+  umma_umma = 9,
 };
 inline constexpr pipeline_kind gmem = pipeline_kind::gmem;
 inline constexpr pipeline_kind async_async = pipeline_kind::async_async;
@@ -33,6 +41,8 @@ inline constexpr pipeline_kind turns = pipeline_kind::turns;
 inline constexpr pipeline_kind tma_umma = pipeline_kind::tma_umma;
 inline constexpr pipeline_kind umma_async = pipeline_kind::umma_async;
 inline constexpr pipeline_kind clc_async = pipeline_kind::clc_async;
+inline constexpr pipeline_kind async_umma = pipeline_kind::async_umma;
+inline constexpr pipeline_kind umma_umma = pipeline_kind::umma_umma;
 
 struct stages_t { int count; };
 /// Number of shared-memory stages of a pipelined resource.

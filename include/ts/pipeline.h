@@ -120,9 +120,9 @@ public:
                      pipe_->kind == pipeline_kind::tma_umma ||
                      pipe_->kind == pipeline_kind::clc_async;
     const bool issuer = tma && leader_ && detail::lane_index() == 0;
-    // The MMAs that refill an accumulator stage come after the epilogue's
+    // The MMAs that refill a tensor-memory stage come after the consumer's
     // reads of it (the wait above).
-    if (pipe_->kind == pipeline_kind::umma_async)
+    if (pipe_->kind == pipeline_kind::umma_async || pipe_->kind == pipeline_kind::umma_umma)
       tcgen05::fence_after_thread_sync();
     if (issuer && arms_)
       detail::arrive_expect_tx(pipe_->full + cur_->index, pipe_->tx_bytes);
@@ -138,16 +138,20 @@ public:
     return token(detail::test_parity(pipe_->empty + cur_->index, cur_->phase));
   }
 
-  /// Publishes the stage. Threads arrive for async_async; for tma_async the
-  /// transaction bytes complete the phase, so there is nothing to do; for
-  /// umma_async lane 0, which issued the MMAs (ts/tcgen05.h), commits them
-  /// to the full barrier: it arrives once they are done. The stage names
-  /// its slot, so a task may hold several (the verifier checks they are
-  /// handed back oldest first).
+  /// Publishes the stage. Threads arrive for async_async, and for
+  /// async_umma after a proxy fence (the MMAs read through the async
+  /// proxy); for tma_async the transaction bytes complete the phase, so
+  /// there is nothing to do; for umma_async and umma_umma lane 0, which
+  /// issued the MMAs (ts/tcgen05.h), commits them to the full barrier: it
+  /// arrives once they are done. The stage names its slot, so a task may
+  /// hold several (the verifier checks they are handed back oldest first).
   __device__ __forceinline__ void commit(const stage<R> &s) {
-    if (pipe_->kind == pipeline_kind::async_async)
+    if (pipe_->kind == pipeline_kind::async_umma)
+      cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);
+    if (pipe_->kind == pipeline_kind::async_async || pipe_->kind == pipeline_kind::async_umma)
       detail::arrive(pipe_->full + s.index());
-    else if (pipe_->kind == pipeline_kind::umma_async)
+    else if (pipe_->kind == pipeline_kind::umma_async ||
+             pipe_->kind == pipeline_kind::umma_umma)
       tcgen05::commit(pipe_->full + s.index());
   }
 
@@ -202,9 +206,10 @@ public:
       detail::wait_parity(pipe_->full + cur_->index, cur_->phase);
 #endif
     }
-    // tcgen05 reads (MMAs of a TMA-filled stage, loads of an accumulator)
-    // come after the wait.
-    if (pipe_->kind == pipeline_kind::tma_umma || pipe_->kind == pipeline_kind::umma_async)
+    // tcgen05 reads (MMAs of a stage, loads of an accumulator) come after
+    // the wait.
+    if (pipe_->kind == pipeline_kind::tma_umma || pipe_->kind == pipeline_kind::umma_async ||
+        pipe_->kind == pipeline_kind::async_umma || pipe_->kind == pipeline_kind::umma_umma)
       tcgen05::fence_after_thread_sync();
     const stage<R> s = stage<R>(*pipe_, *cur_, false);
     detail::advance(*pipe_, *cur_);
@@ -235,12 +240,14 @@ public:
   }
 
 private:
-  /// A tma_umma stage goes back by lane 0's commit of its MMAs (one
-  /// arrival once they have read it); a umma_async one after this thread's
-  /// tensor-memory loads are done; a clc_async one after a proxy fence (the
-  /// next try_cancel writes it); others as the mode says.
+  /// A stage MMAs read (tma_umma, async_umma, umma_umma) goes back by lane
+  /// 0's commit of them (one arrival once they have read it); a umma_async
+  /// one after this thread's tensor-memory loads are done; a clc_async one
+  /// after a proxy fence (the next try_cancel writes it); others as the
+  /// mode says.
   __device__ __forceinline__ void hand_back(unsigned index) {
-    if (pipe_->kind == pipeline_kind::tma_umma) {
+    if (pipe_->kind == pipeline_kind::tma_umma || pipe_->kind == pipeline_kind::async_umma ||
+        pipe_->kind == pipeline_kind::umma_umma) {
       tcgen05::commit(pipe_->empty + index);
       return;
     }

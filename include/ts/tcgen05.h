@@ -82,6 +82,25 @@ __device__ __forceinline__ void mma_bf16(uint32_t d_tmem, uint64_t desc_a, uint6
 #endif
 }
 
+/// The same with A from tensor memory (`a_tmem`: M lanes x 16 bf16, two
+/// per 32-bit column), the form a ts::umma_umma consumer reads its stage
+/// with (`s.tmem()`).
+__device__ __forceinline__ void mma_bf16_ts(uint32_t d_tmem, uint32_t a_tmem, uint64_t desc_b,
+                                            uint32_t idesc, bool accumulate) {
+#if LIBTS_HAS_TCGEN05
+  if (detail::issuing_lane())
+    asm volatile("{\n"
+                 ".reg .pred p;\n"
+                 "setp.ne.b32 p, %4, 0;\n"
+                 "tcgen05.mma.cta_group::1.kind::f16 [%0], [%1], %2, %3, p;\n"
+                 "}\n" ::"r"(d_tmem),
+                 "r"(a_tmem), "l"(desc_b), "r"(idesc), "r"(int(accumulate))
+                 : "memory");
+#else
+  detail::unsupported();
+#endif
+}
+
 /// One arrival on `bar` once every tcgen05 operation lane 0 issued before
 /// has completed (the MMAs' reads of shared memory and writes of tensor
 /// memory); lane 0 of the calling warp commits, as it issued them.

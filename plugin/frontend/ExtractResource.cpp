@@ -47,7 +47,8 @@ void Extractor::resource(const SeenAttr &A) {
   if (!Seen.Kind)
     error(A.Range.getBegin(), "[[ts::resource]] needs a kind",
           "add ts::gmem, ts::async_async, ts::tma_async, ts::task_owned, "
-          "ts::turns, ts::tma_umma, ts::umma_async or ts::clc_async");
+          "ts::turns, ts::tma_umma, ts::umma_async, ts::clc_async, "
+          "ts::async_umma or ts::umma_umma");
   if (RD->isInvalidDecl())
     return;
   if (RD->isDependentContext()) {
@@ -76,10 +77,11 @@ void Extractor::resourceOption(const Expr *E, Resource &R, ResourceSeen &Seen) {
       return;
     Seen.Kind = true;
     int64_t K = V->getInt().getExtValue();
-    if (K < 0 || K > 7) {
+    if (K < 0 || K > 9) {
       error(L, std::to_string(K) + " is not a ts::pipeline_kind",
             "use ts::gmem, ts::async_async, ts::tma_async, ts::task_owned, "
-            "ts::turns, ts::tma_umma, ts::umma_async or ts::clc_async");
+            "ts::turns, ts::tma_umma, ts::umma_async, ts::clc_async, "
+            "ts::async_umma or ts::umma_umma");
       Seen.KindBad = true;
       return;
     }
@@ -89,7 +91,8 @@ void Extractor::resourceOption(const Expr *E, Resource &R, ResourceSeen &Seen) {
         PipelineKind::Gmem,      PipelineKind::AsyncAsync,
         PipelineKind::TmaAsync,  PipelineKind::TaskOwned,
         PipelineKind::Turns,     PipelineKind::TmaUmma,
-        PipelineKind::UmmaAsync, PipelineKind::ClcAsync};
+        PipelineKind::UmmaAsync, PipelineKind::ClcAsync,
+        PipelineKind::AsyncUmma, PipelineKind::UmmaUmma};
     R.Kind = Kinds[K];
   } else if (intOption(resourceIntOptions(), E, L, R, Seen.Given)) {
     Seen.Tx = R.TxBytes.has_value();
@@ -107,7 +110,8 @@ void Extractor::resourceOption(const Expr *E, Resource &R, ResourceSeen &Seen) {
     error(L, "unexpected argument to [[ts::resource]]",
           "expected ts::gmem, ts::async_async, ts::tma_async, ts::task_owned, "
           "ts::turns, ts::tma_umma, ts::umma_async, ts::clc_async, "
-          "ts::stages(N), ts::tx_bytes(B), ts::align(B), ts::swizzled, "
+          "ts::async_umma, ts::umma_umma, ts::stages(N), ts::tx_bytes(B), "
+          "ts::align(B), ts::swizzled, "
           "ts::multicast or ts::tmem(N)");
   }
 }
@@ -205,8 +209,7 @@ void Extractor::payloadLayout(const CXXRecordDecl *RD, Resource &R) {
 void Extractor::resourceConsistency(const SeenAttr &A, const CXXRecordDecl *RD,
                                     const Resource &R,
                                     const ResourceSeen &Seen) {
-  if (R.inTmem() || Seen.Given.count("ts::tmem") ||
-      R.Kind == PipelineKind::UmmaAsync)
+  if (R.inTmem() || Seen.Given.count("ts::tmem") || mmaProduces(R.Kind))
     tmemConsistency(A, RD, R, Seen);
   else if (inSharedMemory(R.Kind) && R.PayloadBytes == 0)
     error(RD->getLocation(),
@@ -282,31 +285,31 @@ void Extractor::clcConsistency(const CXXRecordDecl *RD, const Resource &R,
 void Extractor::tmemConsistency(const SeenAttr &A, const CXXRecordDecl *RD,
                                 const Resource &R, const ResourceSeen &Seen) {
   // Tensor memory is a task's own columns or the stages MMAs fill.
-  if (R.inTmem() && Seen.Kind && R.Kind != PipelineKind::TaskOwned &&
-      R.Kind != PipelineKind::UmmaAsync)
+  bool Tmem = R.Kind == PipelineKind::TaskOwned || mmaProduces(R.Kind);
+  if (R.inTmem() && Seen.Kind && !Tmem)
     error(fromHandle(R.TmemLoc),
-          std::string("ts::tmem applies only to ts::task_owned and "
-                      "ts::umma_async resources, not ts::") +
+          std::string("ts::tmem applies only to ts::task_owned, "
+                      "ts::umma_async and ts::umma_umma resources, not ts::") +
               pipelineKindName(R.Kind),
-          R.Kind == PipelineKind::TmaUmma
-              ? "a ts::tma_umma stage is shared memory that TMA fills; the "
-                "MMAs' accumulators are a ts::umma_async resource"
+          mmaConsumes(R.Kind)
+              ? "a ts::" + std::string(pipelineKindName(R.Kind)) +
+                    " stage is shared memory that the MMAs read; the "
+                    "MMAs' accumulators are a ts::umma_async resource"
               : "keep the columns in one task (ts::task_owned), or make "
                 "them the stages of a ts::umma_async pipeline");
-  if (R.Kind == PipelineKind::UmmaAsync && !Seen.Given.count("ts::tmem"))
+  if (mmaProduces(R.Kind) && !Seen.Given.count("ts::tmem"))
     error(A.Range.getBegin(),
-          "ts::umma_async resource '" + R.Name +
-              "' has no tensor-memory columns",
+          std::string("ts::") + pipelineKindName(R.Kind) + " resource '" +
+              R.Name + "' has no tensor-memory columns",
           "its stages live in tensor memory: give each stage's columns with "
           "ts::tmem(N)");
-  bool Tmem =
-      R.Kind == PipelineKind::TaskOwned || R.Kind == PipelineKind::UmmaAsync;
   if (R.PayloadBytes && Tmem)
     error(RD->getLocation(),
           "tensor-memory resource '" + R.Name + "' has members",
           "leave the struct empty: its columns live in tensor memory, "
-          "reached through ts::owned<" +
-              R.Name + ">::tmem()");
+          "reached through " +
+              (isPipelined(R.Kind) ? std::string("a stage's s.tmem()")
+                                   : "ts::owned<" + R.Name + ">::tmem()"));
 }
 
 } // namespace ts

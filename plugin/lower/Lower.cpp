@@ -46,6 +46,10 @@ static const char *kindSpelling(PipelineKind K) {
     return "::ts::pipeline_kind::umma_async";
   case PipelineKind::ClcAsync:
     return "::ts::pipeline_kind::clc_async";
+  case PipelineKind::AsyncUmma:
+    return "::ts::pipeline_kind::async_umma";
+  case PipelineKind::UmmaUmma:
+    return "::ts::pipeline_kind::umma_umma";
   }
   return "";
 }

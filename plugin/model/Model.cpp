@@ -28,6 +28,10 @@ const char *pipelineKindName(PipelineKind K) {
     return "umma_async";
   case PipelineKind::ClcAsync:
     return "clc_async";
+  case PipelineKind::AsyncUmma:
+    return "async_umma";
+  case PipelineKind::UmmaUmma:
+    return "umma_umma";
   }
   return "?";
 }

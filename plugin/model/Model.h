@@ -31,22 +31,34 @@ enum class PipelineKind {
   TmaUmma,    ///< TMA produces, tcgen05 MMAs consume (release = commit).
   UmmaAsync,  ///< tcgen05 MMAs produce into tensor memory, threads consume.
   ClcAsync,   ///< Cluster launch control fills a tile queue, threads consume.
+  AsyncUmma,  ///< Threads produce in shared memory, tcgen05 MMAs consume.
+  UmmaUmma,   ///< tcgen05 MMAs produce into tensor memory and consume it.
 };
 
 const char *pipelineKindName(PipelineKind K);
 inline bool isPipelined(PipelineKind K) {
   return K == PipelineKind::AsyncAsync || K == PipelineKind::TmaAsync ||
          K == PipelineKind::TmaUmma || K == PipelineKind::UmmaAsync ||
-         K == PipelineKind::ClcAsync;
+         K == PipelineKind::ClcAsync || K == PipelineKind::AsyncUmma ||
+         K == PipelineKind::UmmaUmma;
 }
 /// Stages that TMA fills (transaction bytes, ts::tma::load).
 inline bool isTma(PipelineKind K) {
   return K == PipelineKind::TmaAsync || K == PipelineKind::TmaUmma;
 }
-/// Pipelines whose one side is tcgen05 MMAs (sm_100a).
-inline bool isUmma(PipelineKind K) {
-  return K == PipelineKind::TmaUmma || K == PipelineKind::UmmaAsync;
+/// Kinds whose consumer is tcgen05 MMAs: the release is lane 0's
+/// tcgen05.commit, which arrives once they have read the stage.
+inline bool mmaConsumes(PipelineKind K) {
+  return K == PipelineKind::TmaUmma || K == PipelineKind::AsyncUmma ||
+         K == PipelineKind::UmmaUmma;
 }
+/// Kinds whose producer is tcgen05 MMAs into tensor memory: the commit is
+/// lane 0's tcgen05.commit, which arrives once they are done.
+inline bool mmaProduces(PipelineKind K) {
+  return K == PipelineKind::UmmaAsync || K == PipelineKind::UmmaUmma;
+}
+/// Pipelines whose one side is tcgen05 MMAs (sm_100a).
+inline bool isUmma(PipelineKind K) { return mmaConsumes(K) || mmaProduces(K); }
 /// Resources the shared-memory layout places.
 inline bool inSharedMemory(PipelineKind K) {
   return isPipelined(K) || K == PipelineKind::TaskOwned;

@@ -20,6 +20,10 @@ const Protocol &protocolOf(PipelineKind K) {
   // CLC: the scheduler leader arms the response's bytes, try_cancel
   // completes them; threads read the response and each arrive.
   static const Protocol ClcAsync{true, false, true, 1, 0};
+  // Threads fill for MMAs (each fences, then arrives); MMAs on both sides
+  // (one commit each way).
+  static const Protocol AsyncUmma{false, true, false, 1, 0};
+  static const Protocol UmmaUmma{false, false, false, 1, 0};
   switch (K) {
   case PipelineKind::Gmem:
   case PipelineKind::TaskOwned:
@@ -35,6 +39,10 @@ const Protocol &protocolOf(PipelineKind K) {
     return UmmaAsync;
   case PipelineKind::ClcAsync:
     return ClcAsync;
+  case PipelineKind::AsyncUmma:
+    return AsyncUmma;
+  case PipelineKind::UmmaUmma:
+    return UmmaUmma;
   }
   return Gmem;
 }

@@ -22,7 +22,7 @@ void blackwellPipesWithoutTarget(const Program &P, const Kernel &K,
   for (const PipelinePlan &PP : Plan.Pipelines) {
     const Resource &R = P.Resources[PP.Resource];
     bool Clc = R.Kind == PipelineKind::ClcAsync;
-    if (R.Kind != PipelineKind::TmaUmma && !Clc)
+    if (!mmaConsumes(R.Kind) && !Clc)
       continue;
     Diag &D = report(Out, Check::Target, R.Loc,
                      std::string("ts::") + pipelineKindName(R.Kind) +
@@ -36,7 +36,8 @@ void blackwellPipesWithoutTarget(const Program &P, const Kernel &K,
              " is Blackwell's: add ts::target(ts::sm_100a) to the kernel's "
              "[[ts::kernel]], or " +
              (Clc ? "feed the tile queue from a fetch (ts::async_async)"
-                  : "make the resource ts::tma_async"));
+                  : "read the stages with threads or wgmma (ts::tma_async, "
+                    "ts::async_async)"));
   }
 }
 

@@ -1,12 +1,13 @@
 //===- Umma.cpp - Pipelines whose one side is tcgen05 MMAs ----------------===//
 //
-// A tcgen05 MMA reads its shared-memory operands and writes its tensor-
-// memory accumulator after the issuing call returns; only tcgen05.commit,
-// from the thread that issued it, says when it is done. The ts::tma_umma
-// release and the ts::umma_async commit are such commits (include/ts/
-// pipeline.h), issued by lane 0 of the task's one warp, as the MMAs are
-// (include/ts/tcgen05.h). So: the MMAs' stages must be of those kinds, the
-// MMA task one warp, and no thread may read a stage that a commit hands back.
+// A tcgen05 MMA reads its operands and writes its tensor-memory
+// accumulator after the issuing call returns; only tcgen05.commit, from the
+// thread that issued it, says when it is done. The hand-overs on the MMA
+// side of the tcgen05 kinds (model/Model.h, mmaConsumes / mmaProduces) are
+// such commits (include/ts/pipeline.h), issued by lane 0 of the task's one
+// warp, as the MMAs are (include/ts/tcgen05.h). So: an MMA uses only stages
+// on its task's MMA side, that task is one warp, and no thread of it reads
+// or writes a stage that a commit hands over.
 //
 //===----------------------------------------------------------------------===//
 #include "verify/Verify.h"
@@ -17,11 +18,13 @@ using namespace detail;
 
 namespace {
 
-/// The task's side of R that tcgen05 MMAs run on: the consumer of a
-/// tma_umma stage, the producer of an umma_async one.
+/// Whether the task's role on a stage of this kind is tcgen05 MMAs.
+bool mmaRole(PipelineKind K, Role R) {
+  return R == Role::Consumer ? mmaConsumes(K) : mmaProduces(K);
+}
 bool mmaSide(const Task &T, unsigned R, const Resource &Res) {
-  return (Res.Kind == PipelineKind::TmaUmma && T.consumes(R)) ||
-         (Res.Kind == PipelineKind::UmmaAsync && T.produces(R));
+  return (T.consumes(R) && mmaConsumes(Res.Kind)) ||
+         (T.produces(R) && mmaProduces(Res.Kind));
 }
 
 void mmaOnOtherKind(const Program &P, const Task &T, const Op &O,
@@ -34,23 +37,33 @@ void mmaOnOtherKind(const Program &P, const Task &T, const Op &O,
   note(D, Res.Loc,
        O.R == Role::Consumer
            ? "declare " + quote(Res.Name) +
-                 " ts::tma_umma: its release commits (tcgen05.commit), which "
-                 "completes once the MMAs have read the stage"
+                 " ts::tma_umma (TMA fills it), ts::async_umma (threads do) "
+                 "or ts::umma_umma (MMAs do): its release commits "
+                 "(tcgen05.commit), which completes once the MMAs have read "
+                 "the stage"
            : "MMAs write tensor memory: make " + quote(Res.Name) +
-                 " a ts::umma_async resource of ts::tmem(N) columns");
+                 " a ts::umma_async or ts::umma_umma resource of "
+                 "ts::tmem(N) columns");
 }
 
-void threadsReadCommitted(const Program &P, const Task &T, const Op &O,
-                          DiagList &Out) {
+void threadsUseCommitted(const Program &P, const Task &T, const Op &O,
+                         DiagList &Out) {
   const Resource &Res = P.Resources[O.Resource];
+  bool Reads = O.R == Role::Consumer;
   Diag &D =
       report(Out, Check::Ownership, O.Loc,
-             "task " + quote(T.Name) + " reads a stage of " + quote(Res.Name) +
-                 " with its threads; the release commits for the "
-                 "MMAs only and does not wait for those reads");
+             "task " + quote(T.Name) + (Reads ? " reads" : " accesses") +
+                 " a stage of " + quote(Res.Name) + " with its threads; the " +
+                 (Reads ? "release commits for the MMAs only and does "
+                          "not wait for those reads"
+                        : "commit covers the MMAs only and does not "
+                          "wait for those accesses"));
   note(D, Res.Loc,
-       "read a ts::tma_umma stage through ts::tcgen05 MMAs only, or make " +
-           quote(Res.Name) + " ts::tma_async");
+       std::string("use a ts::") + pipelineKindName(Res.Kind) +
+           " stage through ts::tcgen05 MMAs only, or make " + quote(Res.Name) +
+           (Reads ? " a kind whose consumer is threads (ts::tma_async, "
+                    "ts::async_async)"
+                  : " a kind whose producer is threads (ts::async_umma)"));
 }
 
 void notOneWarp(const Program &P, const Task &T, unsigned R, DiagList &Out) {
@@ -77,11 +90,11 @@ void checkUmma(const Program &P, const Kernel &K, DiagList &Out) {
       if (O.Kind != OpKind::Work)
         continue;
       const Resource &Res = P.Resources[O.Resource];
-      if (O.UmmaAccess && !isUmma(Res.Kind))
+      bool Mma = mmaRole(Res.Kind, O.R);
+      if (O.UmmaAccess && !Mma)
         mmaOnOtherKind(P, T, O, Out);
-      else if (Res.Kind == PipelineKind::TmaUmma && O.R == Role::Consumer &&
-               !O.UmmaAccess && !O.AddressOnly)
-        threadsReadCommitted(P, T, O, Out);
+      else if (Mma && !O.UmmaAccess && !O.AddressOnly)
+        threadsUseCommitted(P, T, O, Out);
     }
   }
 }

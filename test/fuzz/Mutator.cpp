@@ -144,7 +144,7 @@ bool editAttribute(std::string &Src, Rng &R) {
                                      "ts::pdl_waited",
                                      "ts::trip_bound(1)",
                                      "ts::smem_capacity(1)",
-                                     "static_cast<ts::pipeline_kind>(9)",
+                                     "static_cast<ts::pipeline_kind>(10)",
                                      "ts::alias<int, float>",
                                      "ts::grid_dependent<int>",
                                      "main",

@@ -52,6 +52,47 @@ TEST(Umma, CountsFromTheProtocolTable) {
   EXPECT_FALSE(A->consumerReadsAsync(2)); // never one lane per warp
 }
 
+TEST(Umma, ThreadAndMmaKindsCountFromTheSameTable) {
+  // threads (a warpgroup) -> async_umma -> MMA warp -> umma_umma -> MMA warp
+  Builder B;
+  unsigned Made = B.resource("Made", PipelineKind::AsyncUmma, 2, 4096);
+  unsigned Mid = B.resource("Mid", PipelineKind::UmmaUmma, 2, 0, 1);
+  B.P.Resources[Mid].TmemColumns = 128;
+  B.task("make", 4, 4).produces(Made).loop(8).fill(Made);
+  B.task("first", 0, 1)
+      .consumes(Made)
+      .produces(Mid)
+      .loop(8)
+      .drain(Made)
+      .fill(Mid);
+  B.task("second", 1, 1).consumes(Mid).loop(8).drain(Mid);
+  B.kernel().Arch = TargetArch::Sm100a;
+  for (unsigned T : {1u, 2u})
+    for (Op &O : B.P.Tasks[T].Ops)
+      if (O.Kind == OpKind::Work)
+        O.UmmaAccess = true;
+  KernelPlan Plan = buildPlan(B.P, B.kernel(), targetSm100a());
+  const PipelinePlan *A = Plan.pipeline(Made), *M = Plan.pipeline(Mid);
+  ASSERT_TRUE(A && M);
+  EXPECT_EQ(A->Counts.Full, 128u); // every producer thread, after its fence
+  EXPECT_EQ(A->Counts.Empty, 1u);  // the MMA warp's one commit
+  EXPECT_EQ(M->Counts.Full, 1u);   // a commit each way
+  EXPECT_EQ(M->Counts.Empty, 1u);
+  EXPECT_EQ(A->TxBytes + M->TxBytes, 0u);
+  ASSERT_NE(Plan.Tmem.find(Mid), nullptr);
+  EXPECT_EQ(Plan.Tmem.find(Mid)->Stride, 128u);
+  DiagList D;
+  checkUmma(B.P, B.kernel(), D);
+  EXPECT_TRUE(D.empty()) << dump(D);
+  B.P.Tasks[2].Ops[1].UmmaAccess = false; // `second` reads Mid with threads
+  checkUmma(B.P, B.kernel(), D);
+  ASSERT_EQ(D.size(), 1u) << dump(D);
+  EXPECT_EQ(D[0].Message,
+            "task 'second' reads a stage of 'Mid' with its threads; the "
+            "release commits for the MMAs only and does not wait for those "
+            "reads");
+}
+
 TEST(Umma, AccumulatorStagesInTensorMemory) {
   Gemm G;
   KernelPlan Plan = G.plan();
@@ -102,11 +143,15 @@ TEST(Umma, MmaOnAThreadReleasedStage) {
 }
 
 TEST(Umma, ThreadsReadACommittedStage) {
-  Gemm G; // the MMA task's work is plain thread reads
+  Gemm G; // the MMA task's work is plain thread reads and writes
   DiagList D;
   checkUmma(G.B.P, G.B.kernel(), D);
-  ASSERT_EQ(D.size(), 1u) << dump(D);
+  ASSERT_EQ(D.size(), 2u) << dump(D);
   EXPECT_EQ(D[0].Message,
+            "task 'mma' accesses a stage of 'Accum' with its threads; the "
+            "commit covers the MMAs only and does not wait for those "
+            "accesses");
+  EXPECT_EQ(D[1].Message,
             "task 'mma' reads a stage of 'Operands' with its threads; the "
             "release commits for the MMAs only and does not wait for those "
             "reads");

@@ -10,7 +10,7 @@
 struct Params { float *out; int n; };
 #ifndef HUGE
 struct [[ts::resource(ts::async_async, ts::stages(2), ts::stages(3))]] A { float v[32]; }; // expected-error {{ts::stages is given twice}} expected-note {{keep one; the first is here}}
-struct [[ts::resource(static_cast<ts::pipeline_kind>(8), ts::stages(2))]] B { float v[32]; }; // expected-error {{8 is not a ts::pipeline_kind}} expected-note {{use ts::gmem, ts::async_async, ts::tma_async, ts::task_owned, ts::turns, ts::tma_umma, ts::umma_async or ts::clc_async}}
+struct [[ts::resource(static_cast<ts::pipeline_kind>(10), ts::stages(2))]] B { float v[32]; }; // expected-error {{10 is not a ts::pipeline_kind}} expected-note {{use ts::gmem, ts::async_async, ts::tma_async, ts::task_owned, ts::turns, ts::tma_umma, ts::umma_async, ts::clc_async, ts::async_umma or ts::umma_umma}}
 struct [[ts::resource(ts::async_async, ts::swizzled, ts::swizzled)]] C { float v[32]; }; // expected-error {{ts::swizzled is given twice}} expected-note {{keep one; the first is here}}
 [[ts::task(ts::warps(0, 1), ts::warps(1, 1))]] // expected-error {{ts::warps is given twice}} expected-note {{keep one; the first is here}}
 __device__ void fill(const Params &p, ts::producer<A> b) {

@@ -5,7 +5,7 @@
 struct Params { float *dst; int n; };
 int runtime_value();
 
-struct [[ts::resource(ts::stages(2))]] NoKind { float v[4]; }; // expected-error {{[[ts::resource]] needs a kind}} expected-note {{add ts::gmem, ts::async_async, ts::tma_async, ts::task_owned, ts::turns, ts::tma_umma, ts::umma_async or ts::clc_async}}
+struct [[ts::resource(ts::stages(2))]] NoKind { float v[4]; }; // expected-error {{[[ts::resource]] needs a kind}} expected-note {{add ts::gmem, ts::async_async, ts::tma_async, ts::task_owned, ts::turns, ts::tma_umma, ts::umma_async, ts::clc_async, ts::async_umma or ts::umma_umma}}
 struct [[ts::resource(ts::async_async, ts::stages(0))]] ZeroStages { float v[4]; }; // expected-error {{ts::stages(0) is out of range}} expected-note {{between 1 and 64 stages}}
 struct [[ts::resource(ts::tma_async, ts::tx_bytes(64))]] TooManyBytes { float v[4]; }; // expected-error {{ts::tx_bytes(64) exceeds the payload of 16 bytes}} expected-note {{TMA cannot deliver}}
 struct [[ts::resource(ts::async_async, ts::tx_bytes(8))]] TxOnAsync { float v[4]; }; // expected-error {{ts::tx_bytes applies only to TMA-filled (ts::tma_async, ts::tma_umma) resources}} expected-note {{remove it}}

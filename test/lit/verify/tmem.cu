@@ -72,7 +72,7 @@ struct [[ts::resource(ts::task_owned, ts::tmem(runtime_columns))]] NotConstant {
 struct [[ts::resource(ts::task_owned, ts::tmem(0))]] Zero {};     // options-error {{ts::tmem(0) is out of range}} options-note {{between 1 and 512 columns}}
 struct [[ts::resource(ts::task_owned, ts::tmem(513))]] Wide {};   // options-error {{ts::tmem(513) is out of range}} options-note {{between 1 and 512 columns}}
 struct [[ts::resource(ts::task_owned, ts::tmem(32), ts::tmem(64))]] Twice {}; // options-error {{ts::tmem is given twice}} options-note {{keep one; the first is here}}
-struct [[ts::resource(ts::tma_async, ts::tmem(64))]] Staged {}; // options-error {{ts::tmem applies only to ts::task_owned and ts::umma_async resources, not ts::tma_async}} options-note {{make them the stages of a ts::umma_async pipeline}}
+struct [[ts::resource(ts::tma_async, ts::tmem(64))]] Staged {}; // options-error {{ts::tmem applies only to ts::task_owned, ts::umma_async and ts::umma_umma resources, not ts::tma_async}} options-note {{make them the stages of a ts::umma_async pipeline}}
 struct [[ts::resource(ts::task_owned, ts::tmem(64))]] Full { // options-error {{tensor-memory resource 'Full' has members}} options-note {{reached through ts::owned<Full>::tmem()}}
   float x[4];
 };

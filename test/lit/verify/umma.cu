@@ -210,12 +210,12 @@ __device__ void mma90(const Params &p, ts::consumer<Ops> ops, ts::producer<Acc> 
 }
 EPILOGUE_TASK(epilogue90, 4)
 [[ts::kernel(load90, mma90, epilogue90)]]
-__global__ void umma_on_hopper(const __grid_constant__ Params p, float *out); // expected-note {{add ts::target(ts::sm_100a) to the kernel's [[ts::kernel]], or make the resource ts::tma_async}} expected-note {{tensor memory is a Blackwell resource}}
+__global__ void umma_on_hopper(const __grid_constant__ Params p, float *out); // expected-note {{add ts::target(ts::sm_100a) to the kernel's [[ts::kernel]], or read the stages with threads or wgmma}} expected-note {{tensor memory is a Blackwell resource}}
 // expected-error@22 {{ts::tma_umma resource 'Ops' is read by tcgen05 MMAs, which kernel 'umma_on_hopper' (target sm_90a) does not have}}
 // expected-error@23 {{'Acc' lives in tensor memory, which kernel 'umma_on_hopper' (target sm_90a) does not have}}
 #else
 struct [[ts::resource(ts::umma_async, ts::stages(2))]] NoColumns {}; // attrs-error {{ts::umma_async resource 'NoColumns' has no tensor-memory columns}} attrs-note {{give each stage's columns with ts::tmem(N)}}
-struct [[ts::resource(ts::tma_umma, ts::stages(2), ts::tmem(64))]] SmemWithColumns { float v[8]; }; // attrs-error {{ts::tmem applies only to ts::task_owned and ts::umma_async resources, not ts::tma_umma}} attrs-note {{the MMAs' accumulators are a ts::umma_async resource}}
+struct [[ts::resource(ts::tma_umma, ts::stages(2), ts::tmem(64))]] SmemWithColumns { float v[8]; }; // attrs-error {{ts::tmem applies only to ts::task_owned, ts::umma_async and ts::umma_umma resources, not ts::tma_umma}} attrs-note {{the MMAs' accumulators are a ts::umma_async resource}}
 struct [[ts::resource(ts::umma_async, ts::stages(2), ts::tmem(64))]] AccWithData { float v[8]; }; // attrs-error {{tensor-memory resource 'AccWithData' has members}} attrs-note {{leave the struct empty}}
 struct [[ts::resource(ts::tma_umma, ts::stages(2), ts::tx_bytes(16))]] TxOk { float v[8]; };
 #endif
@@ -223,4 +223,4 @@ struct [[ts::resource(ts::tma_umma, ts::stages(2), ts::tx_bytes(16))]] TxOk { fl
 // expected-note@84 2 {{found with this inner ts::domain loop running 1 time in each iteration of the loop around it}}
 // expected-note@103 {{found with this inner ts::domain loop running 1 time in each iteration of the loop around it}}
 // expected-note@173 {{found with this inner ts::domain loop running 1 time in each iteration of the loop around it}}
-// expected-note@22 {{read a ts::tma_umma stage through ts::tcgen05 MMAs only, or make 'Ops' ts::tma_async}}
+// expected-note@22 {{use a ts::tma_umma stage through ts::tcgen05 MMAs only, or make 'Ops' a kind whose consumer is threads (ts::tma_async, ts::async_async)}}

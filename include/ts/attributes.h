@@ -66,6 +66,13 @@ struct multicast_t { int unused; };
 /// consumer hands a stage back to all of them (ts/tma.h, load_*_multicast).
 inline constexpr multicast_t multicast{0};
 
+struct fork_t { int unused; };
+/// A ts::tma_umma or ts::async_umma resource whose stages both tcgen05 MMA
+/// tasks (they hand a stage back by tcgen05.commit) and thread tasks (by
+/// arriving) consume: one fill feeds consumers of both kinds (the
+/// reference's Fork group).
+inline constexpr fork_t fork{0};
+
 struct warps_t { int first; int count; };
 /// The task runs on warps [first, first + count) of the block.
 constexpr warps_t warps(int first, int count) { return {first, count}; }

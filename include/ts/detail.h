@@ -336,6 +336,9 @@ enum class release_mode : unsigned {
   at_once,
   after_store_reads_unfenced,
   at_once_unfenced,
+  /// An MMA task's release: lane 0's tcgen05.commit, arriving once the
+  /// MMAs it issued have read the stage.
+  by_commit,
 };
 __device__ __forceinline__ constexpr bool waits_store_reads(release_mode m) {
   return m == release_mode::after_store_reads || m == release_mode::after_store_reads_unfenced;

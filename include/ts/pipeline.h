@@ -240,14 +240,14 @@ public:
   }
 
 private:
-  /// A stage MMAs read (tma_umma, async_umma, umma_umma) goes back by lane
-  /// 0's commit of them (one arrival once they have read it); a umma_async
+  /// A stage this task's MMAs read goes back by lane 0's commit of them
+  /// (one arrival once they have read it; the plan passes by_commit to the
+  /// MMA consumers of tma_umma, async_umma and umma_umma); a umma_async
   /// one after this thread's tensor-memory loads are done; a clc_async one
   /// after a proxy fence (the next try_cancel writes it); others as the
   /// mode says.
   __device__ __forceinline__ void hand_back(unsigned index) {
-    if (pipe_->kind == pipeline_kind::tma_umma || pipe_->kind == pipeline_kind::async_umma ||
-        pipe_->kind == pipeline_kind::umma_umma) {
+    if (mode_ == detail::release_mode::by_commit) {
       tcgen05::commit(pipe_->empty + index);
       return;
     }

@@ -101,6 +101,11 @@ void Extractor::resourceOption(const Expr *E, Resource &R, ResourceSeen &Seen) {
   } else if (tsRecord(T, "swizzled_t")) {
     if (firstTime(Seen.Given, "ts::swizzled", L))
       R.Swizzled = true;
+  } else if (tsRecord(T, "fork_t")) {
+    if (firstTime(Seen.Given, "ts::fork", L)) {
+      R.Fork = true;
+      R.ForkLoc = toHandle(L);
+    }
   } else if (tsRecord(T, "multicast_t")) {
     if (firstTime(Seen.Given, "ts::multicast", L)) {
       R.Multicast = true;
@@ -112,7 +117,7 @@ void Extractor::resourceOption(const Expr *E, Resource &R, ResourceSeen &Seen) {
           "ts::turns, ts::tma_umma, ts::umma_async, ts::clc_async, "
           "ts::async_umma, ts::umma_umma, ts::stages(N), ts::tx_bytes(B), "
           "ts::align(B), ts::swizzled, "
-          "ts::multicast or ts::tmem(N)");
+          "ts::multicast, ts::fork or ts::tmem(N)");
   }
 }
 
@@ -244,6 +249,14 @@ void Extractor::resourceConsistency(const SeenAttr &A, const CXXRecordDecl *RD,
               ? "remove ts::stages; for several buffers, give the struct an "
                 "array of them"
               : "remove ts::stages, or make the resource a pipeline");
+  if (Seen.Kind && R.Fork && R.Kind != PipelineKind::TmaUmma &&
+      R.Kind != PipelineKind::AsyncUmma)
+    error(fromHandle(R.ForkLoc),
+          std::string("ts::fork applies only to ts::tma_umma and "
+                      "ts::async_umma resources, not ts::") +
+              pipelineKindName(R.Kind),
+          "it lets thread tasks read a shared-memory stage beside the MMA "
+          "task; the consumers of other kinds are all of one kind already");
   if (Seen.Kind && R.Multicast && R.Kind != PipelineKind::TmaAsync)
     error(
         fromHandle(R.MulticastLoc),

@@ -303,7 +303,9 @@ private:
     bool Stores = PP.consumerStores(TI);
     bool Unfenced = PP.consumerReadsAsync(TI);
     std::string Tail;
-    if (!Stores || Unfenced || Plan.WatchHangs)
+    if (PP.releasesByCommit(TI))
+      Tail = ", ::ts::detail::release_mode::by_commit";
+    else if (!Stores || Unfenced || Plan.WatchHangs)
       Tail = std::string(", ::ts::detail::release_mode::") +
              (Stores ? "after_store_reads" : "at_once") +
              (Unfenced ? "_unfenced" : "");

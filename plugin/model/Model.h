@@ -82,6 +82,10 @@ struct Resource {
   /// other (TMA multicast), so each release hands the stage back to all.
   bool Multicast = false;
   SourceHandle MulticastLoc = 0;
+  /// ts::fork: a shared-memory stage that tcgen05 MMAs read may also have
+  /// consumers that read it with threads (and hand it back by arriving).
+  bool Fork = false;
+  SourceHandle ForkLoc = 0;
   /// The payload's members, in order (empty when the payload has base
   /// classes): TMA loads must fill each one when the bytes are the payload's.
   struct Field {

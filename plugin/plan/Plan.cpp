@@ -59,6 +59,11 @@ bool PipelinePlan::consumerStores(unsigned Task) const {
          StoringConsumers.end();
 }
 
+bool PipelinePlan::releasesByCommit(unsigned Task) const {
+  return std::find(CommitReleasers.begin(), CommitReleasers.end(), Task) !=
+         CommitReleasers.end();
+}
+
 bool PipelinePlan::consumerReadsAsync(unsigned Task) const {
   return std::find(AsyncReaders.begin(), AsyncReaders.end(), Task) !=
          AsyncReaders.end();
@@ -106,18 +111,28 @@ PipelinePlan pipelinePlan(const Program &P, const Kernel &K, unsigned R,
       // response is read by threads.
       Async &= Res.Kind != PipelineKind::UmmaAsync &&
                Res.Kind != PipelineKind::ClcAsync;
-      if (Async)
+      bool Commits = mmaConsumes(Res.Kind) &&
+                     (!Res.Fork ||
+                      std::any_of(T.Ops.begin(), T.Ops.end(), [&](const Op &O) {
+                        return Work(O) && O.UmmaAccess;
+                      }));
+      if (Commits)
+        PP.CommitReleasers.push_back(TI);
+      else if (Async)
         PP.AsyncReaders.push_back(TI);
-      // Local releases: lane 0 for a warp of async readers (its reads ended
-      // at a warp-aligned wgmma.wait_group; per thread cost head dim 64
-      // attention a tenth, docs/benchmarks.md), every thread otherwise.
-      ConsumerArrivals += T.NumWarps * (Async ? 1 : Tg.WarpThreads);
+      // Local releases: one commit for an MMA task, lane 0 for a warp of
+      // async readers (its reads ended at a warp-aligned wgmma.wait_group;
+      // per thread cost head dim 64 attention a tenth, docs/benchmarks.md),
+      // every thread otherwise.
+      ConsumerArrivals +=
+          Commits ? 1 : T.NumWarps * (Async ? 1 : Tg.WarpThreads);
     }
   }
   PP.Counts.Full = Pr.FullPerThread ? Tg.WarpThreads * ProducerWarps
                                     : unsigned(PP.Producers.size());
-  PP.Counts.Empty =
-      Pr.EmptyPerThread ? ConsumerArrivals : unsigned(PP.Consumers.size());
+  PP.Counts.Empty = Pr.EmptyPerThread || Res.Fork
+                        ? ConsumerArrivals
+                        : unsigned(PP.Consumers.size());
   PP.ProducerStartPhase = Pr.ProducerStartPhase;
   PP.ConsumerStartPhase = Pr.ConsumerStartPhase;
   PP.TxBytes = Pr.TxBytes ? Res.TxBytes.value_or(Res.PayloadBytes) : 0;

@@ -67,6 +67,11 @@ struct PipelinePlan {
   /// one lane arrives for the warp, with no fence across CTAs.
   std::vector<unsigned> AsyncReaders;
   bool consumerReadsAsync(unsigned Task) const;
+  /// Consumers whose release is lane 0's tcgen05.commit: every consumer of
+  /// a kind that MMAs consume, but for a ts::fork resource only the tasks
+  /// that issue MMAs on it (the others' threads arrive).
+  std::vector<unsigned> CommitReleasers;
+  bool releasesByCommit(unsigned Task) const;
 };
 
 /// A ts::turns resource: the ring of its tasks by position and one named

@@ -43,7 +43,7 @@ const std::vector<CheckRow> &checkRegistry() {
        Scope::Kernel,
        true,
        false,
-       run<checkUmma>},
+       runPlanned<checkUmma>},
       {"Cluster", {C::Cluster}, Scope::Kernel, false, false, run<checkCluster>},
       {"Warps", {C::Warps}, Scope::View, false, false, runPlanned<checkWarps>},
       {"Registers",

@@ -13,18 +13,27 @@
 #include "verify/Verify.h"
 #include "verify/VerifyUtil.h"
 
+#include <algorithm>
+
 namespace ts {
 using namespace detail;
 
 namespace {
 
-/// Whether the task's role on a stage of this kind is tcgen05 MMAs.
-bool mmaRole(PipelineKind K, Role R) {
-  return R == Role::Consumer ? mmaConsumes(K) : mmaProduces(K);
+/// Whether task TI's side of resource R is tcgen05 MMAs handing over by
+/// commit: the plan's commit releasers, the producers of the kinds MMAs fill.
+bool mmaRole(const Program &P, const KernelPlan &Plan, unsigned TI, unsigned R,
+             Role Ro) {
+  if (Ro == Role::Producer)
+    return mmaProduces(P.Resources[R].Kind);
+  const PipelinePlan *PP = Plan.pipeline(R);
+  return PP && PP->releasesByCommit(TI);
 }
-bool mmaSide(const Task &T, unsigned R, const Resource &Res) {
-  return (T.consumes(R) && mmaConsumes(Res.Kind)) ||
-         (T.produces(R) && mmaProduces(Res.Kind));
+bool mmaSide(const Program &P, const KernelPlan &Plan, unsigned TI,
+             unsigned R) {
+  const Task &T = P.Tasks[TI];
+  return (T.consumes(R) && mmaRole(P, Plan, TI, R, Role::Consumer)) ||
+         (T.produces(R) && mmaRole(P, Plan, TI, R, Role::Producer));
 }
 
 void mmaOnOtherKind(const Program &P, const Task &T, const Op &O,
@@ -46,6 +55,14 @@ void mmaOnOtherKind(const Program &P, const Task &T, const Op &O,
                  "ts::tmem(N) columns");
 }
 
+/// Whether the task's work on R is all thread work: it could read a
+/// ts::fork stage beside the MMA task.
+bool noMma(const Task &T, unsigned R) {
+  return std::none_of(T.Ops.begin(), T.Ops.end(), [&](const Op &O) {
+    return O.Kind == OpKind::Work && O.Resource == R && O.UmmaAccess;
+  });
+}
+
 void threadsUseCommitted(const Program &P, const Task &T, const Op &O,
                          DiagList &Out) {
   const Resource &Res = P.Resources[O.Resource];
@@ -58,39 +75,53 @@ void threadsUseCommitted(const Program &P, const Task &T, const Op &O,
                           "not wait for those reads"
                         : "commit covers the MMAs only and does not "
                           "wait for those accesses"));
-  note(D, Res.Loc,
-       std::string("use a ts::") + pipelineKindName(Res.Kind) +
-           " stage through ts::tcgen05 MMAs only, or make " + quote(Res.Name) +
-           (Reads ? " a kind whose consumer is threads (ts::tma_async, "
-                    "ts::async_async)"
-                  : " a kind whose producer is threads (ts::async_umma)"));
+  bool Forkable = Reads && noMma(T, O.Resource) && !Res.Fork &&
+                  (Res.Kind == PipelineKind::TmaUmma ||
+                   Res.Kind == PipelineKind::AsyncUmma);
+  if (Forkable) // a thread task beside the MMA task
+    note(D, Res.Loc,
+         "declare " + quote(Res.Name) +
+             " ts::fork so its thread consumers "
+             "hand a stage back by arriving, as the MMA task does by commit");
+  else
+    note(D, Res.Loc,
+         std::string("use a ts::") + pipelineKindName(Res.Kind) +
+             " stage through ts::tcgen05 MMAs only, or make " +
+             quote(Res.Name) +
+             (Reads ? " a kind whose consumer is threads (ts::tma_async, "
+                      "ts::async_async)"
+                    : " a kind whose producer is threads (ts::async_umma)"));
 }
 
 void notOneWarp(const Program &P, const Task &T, unsigned R, DiagList &Out) {
   const Resource &Res = P.Resources[R];
+  std::string Warps = " on " + std::to_string(T.NumWarps) + " warps";
   Diag &D = report(Out, Check::Roles, T.Loc,
-                   "task " + quote(T.Name) + " issues the tcgen05 MMAs of " +
-                       quote(Res.Name) + " on " + std::to_string(T.NumWarps) +
-                       " warps");
+                   "task " + quote(T.Name) +
+                       (noMma(T, R) ? " hands stages of " + quote(Res.Name) +
+                                          " over by tcgen05.commit" + Warps
+                                    : " issues the tcgen05 MMAs of " +
+                                          quote(Res.Name) + Warps));
   note(D, T.Loc,
-       "lane 0 of each warp would issue them, but one thread's commit covers "
-       "only its own MMAs: give the task one warp, ts::warps(first, 1)");
+       "lane 0 of each warp would issue MMAs and commit, but one thread's "
+       "commit covers only its own MMAs and the barrier expects one: give "
+       "the task one warp, ts::warps(first, 1)");
 }
 
 } // namespace
 
-void checkUmma(const Program &P, const Kernel &K, DiagList &Out) {
+void checkUmma(const Program &P, const Kernel &K, const KernelPlan &Plan,
+               DiagList &Out) {
   const std::vector<unsigned> Resources = kernelResources(P, K);
   for (unsigned TI : K.Tasks) {
     const Task &T = P.Tasks[TI];
     for (unsigned R : Resources)
-      if (mmaSide(T, R, P.Resources[R]) && T.NumWarps != 1)
+      if (mmaSide(P, Plan, TI, R) && T.NumWarps != 1)
         notOneWarp(P, T, R, Out);
     for (const Op &O : T.Ops) {
-      if (O.Kind != OpKind::Work)
+      if (O.Kind != OpKind::Work || !O.onResource())
         continue;
-      const Resource &Res = P.Resources[O.Resource];
-      bool Mma = mmaRole(Res.Kind, O.R);
+      bool Mma = mmaRole(P, Plan, TI, O.Resource, O.R);
       if (O.UmmaAccess && !Mma)
         mmaOnOtherKind(P, T, O, Out);
       else if (Mma && !O.UmmaAccess && !O.AddressOnly)

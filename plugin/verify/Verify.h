@@ -59,7 +59,8 @@ void checkUnlistedTasks(const Program &P, const Kernel &K,
 void checkPdlWaits(const Program &P, const Kernel &K, DiagList &Out);
 /// tcgen05 MMAs only on ts::tma_umma / ts::umma_async stages, from one-warp
 /// tasks; no thread reads of a stage a commit hands back.
-void checkUmma(const Program &P, const Kernel &K, DiagList &Out);
+void checkUmma(const Program &P, const Kernel &K, const KernelPlan &Plan,
+               DiagList &Out);
 /// ts-target: tensor memory without sm_100a, wgmma with it.
 void checkTarget(const Program &P, const Kernel &K, const KernelPlan &Plan,
                  DiagList &Out);

@@ -82,15 +82,38 @@ TEST(Umma, ThreadAndMmaKindsCountFromTheSameTable) {
   ASSERT_NE(Plan.Tmem.find(Mid), nullptr);
   EXPECT_EQ(Plan.Tmem.find(Mid)->Stride, 128u);
   DiagList D;
-  checkUmma(B.P, B.kernel(), D);
+  checkUmma(B.P, B.kernel(), Plan, D);
   EXPECT_TRUE(D.empty()) << dump(D);
   B.P.Tasks[2].Ops[1].UmmaAccess = false; // `second` reads Mid with threads
-  checkUmma(B.P, B.kernel(), D);
+  checkUmma(B.P, B.kernel(), Plan, D);
   ASSERT_EQ(D.size(), 1u) << dump(D);
   EXPECT_EQ(D[0].Message,
             "task 'second' reads a stage of 'Mid' with its threads; the "
             "release commits for the MMAs only and does not wait for those "
             "reads");
+}
+
+TEST(Umma, ForkedStageHasAThreadReaderBesideTheMmaTask) {
+  Gemm G;
+  G.mmaWork();
+  G.B.task("rowsum", 8, 4).consumes(G.Ops).loop(8).drain(G.Ops);
+  const unsigned Sum = 3; // load, mma, epilogue, rowsum
+  KernelPlan Plan = G.plan();
+  DiagList D;
+  checkUmma(G.B.P, G.B.kernel(), Plan, D); // without ts::fork: refused
+  ASSERT_EQ(D.size(), 2u) << dump(D);
+  EXPECT_EQ(D[0].Message, "task 'rowsum' hands stages of 'Operands' over by "
+                          "tcgen05.commit on 4 warps");
+  G.B.P.Resources[G.Ops].Fork = true;
+  Plan = G.plan();
+  const PipelinePlan *O = Plan.pipeline(G.Ops);
+  ASSERT_NE(O, nullptr);
+  EXPECT_TRUE(O->releasesByCommit(1));    // the MMA task
+  EXPECT_FALSE(O->releasesByCommit(Sum)); // the thread reader
+  EXPECT_EQ(O->Counts.Empty, 1u + 128u);  // a commit and 128 arrivals
+  D.clear();
+  checkUmma(G.B.P, G.B.kernel(), Plan, D);
+  EXPECT_TRUE(D.empty()) << dump(D);
 }
 
 TEST(Umma, AccumulatorStagesInTensorMemory) {
@@ -113,7 +136,7 @@ TEST(Umma, CleanScheduleHasNoFindings) {
   Gemm G;
   G.mmaWork();
   DiagList D;
-  checkUmma(G.B.P, G.B.kernel(), D);
+  checkUmma(G.B.P, G.B.kernel(), G.plan(), D);
   checkTarget(G.B.P, G.B.kernel(), G.plan(), D);
   EXPECT_TRUE(D.empty()) << dump(D);
 }
@@ -122,7 +145,7 @@ TEST(Umma, MmaTaskIsOneWarp) {
   Gemm G(4);
   G.mmaWork();
   DiagList D;
-  checkUmma(G.B.P, G.B.kernel(), D);
+  checkUmma(G.B.P, G.B.kernel(), G.plan(), D);
   ASSERT_EQ(D.size(), 2u) << dump(D); // both of its tcgen05 sides
   EXPECT_EQ(D[0].Group, Check::Roles);
   EXPECT_EQ(D[0].Message,
@@ -134,7 +157,7 @@ TEST(Umma, MmaOnAThreadReleasedStage) {
   G.B.P.Resources[G.Ops].Kind = PipelineKind::TmaAsync;
   G.mmaWork();
   DiagList D;
-  checkUmma(G.B.P, G.B.kernel(), D);
+  checkUmma(G.B.P, G.B.kernel(), G.plan(), D);
   ASSERT_EQ(D.size(), 1u) << dump(D);
   EXPECT_EQ(D[0].Group, Check::Ownership);
   EXPECT_EQ(D[0].Message, "a tcgen05 MMA uses a stage of 'Operands', a "
@@ -145,7 +168,7 @@ TEST(Umma, MmaOnAThreadReleasedStage) {
 TEST(Umma, ThreadsReadACommittedStage) {
   Gemm G; // the MMA task's work is plain thread reads and writes
   DiagList D;
-  checkUmma(G.B.P, G.B.kernel(), D);
+  checkUmma(G.B.P, G.B.kernel(), G.plan(), D);
   ASSERT_EQ(D.size(), 2u) << dump(D);
   EXPECT_EQ(D[0].Message,
             "task 'mma' accesses a stage of 'Accum' with its threads; the "

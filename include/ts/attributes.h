@@ -73,6 +73,13 @@ struct fork_t { int unused; };
 /// reference's Fork group).
 inline constexpr fork_t fork{0};
 
+struct merge_t { int unused; };
+/// A ts::tma_async or ts::tma_umma resource whose stages TMA producer tasks
+/// and thread producer tasks fill together (the reference's FusedMerge
+/// group: one full barrier, the TMA bytes and every filling thread
+/// complete it; one empty barrier).
+inline constexpr merge_t merge{0};
+
 struct warps_t { int first; int count; };
 /// The task runs on warps [first, first + count) of the block.
 constexpr warps_t warps(int first, int count) { return {first, count}; }

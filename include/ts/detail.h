@@ -347,6 +347,12 @@ __device__ __forceinline__ constexpr bool unfenced(release_mode m) {
   return m == release_mode::after_store_reads_unfenced || m == release_mode::at_once_unfenced;
 }
 
+/// How a producer task fills a stage, decided by the plan and written into
+/// the generated call: by TMA, its leader arming the stage's transaction
+/// bytes or (another producer task armed them) only arriving; or, in a
+/// ts::merge stage, by its threads, each arriving at the commit.
+enum class fill_mode : unsigned { arms, arrives, threads };
+
 /// The type of parameter I of a task, without reference or const: the
 /// generated call builds each handle as the task declares it, so it never
 /// names the resource (which may be private, shadowed or spelled by a macro).

@@ -91,19 +91,19 @@ template <class R>
 class producer {
 public:
   __device__ __forceinline__ producer()
-      : pipe_(nullptr), cur_(nullptr), leader_(false), arms_(false) {}
+      : pipe_(nullptr), cur_(nullptr), leader_(false), fill_(detail::fill_mode::arrives) {}
   /// `leader`: this warp is the task's first warp; its lane 0 issues the
   /// task's TMA loads and arms the transaction bytes of a tma_async stage.
-  /// `arms` is false for every producer task of the stage but the first
-  /// (the plan decides): their leaders only arrive, so the stage expects
-  /// its bytes once.
+  /// `fill` (the plan decides): every TMA producer task of the stage but
+  /// the first only arrives, so the stage expects its bytes once; a thread
+  /// filler of a ts::merge stage arrives with every thread at the commit.
   __device__ __forceinline__ producer(const detail::pipe &p, detail::cursor &c, bool leader,
-                                      bool arms = true)
-      : pipe_(&p), cur_(&c), leader_(leader), arms_(arms) {}
+                                      detail::fill_mode fill = detail::fill_mode::arms)
+      : pipe_(&p), cur_(&c), leader_(leader), fill_(fill) {}
 #ifdef LIBTS_DEBUG_HANGS
   __device__ __forceinline__ producer(const detail::pipe &p, detail::cursor &c, bool leader,
-                                      bool arms, const detail::hang_site *site)
-      : pipe_(&p), cur_(&c), leader_(leader), arms_(arms), site_(site) {}
+                                      detail::fill_mode fill, const detail::hang_site *site)
+      : pipe_(&p), cur_(&c), leader_(leader), fill_(fill), site_(site) {}
 #endif
 
   /// Waits until the next stage is empty and returns it.
@@ -116,15 +116,16 @@ public:
     __syncwarp();
     // Lane 0 of the leader arms the bytes TMA loads (or, for a CLC queue,
     // the try_cancel of ts/tiles.h) complete.
-    const bool tma = pipe_->kind == pipeline_kind::tma_async ||
-                     pipe_->kind == pipeline_kind::tma_umma ||
-                     pipe_->kind == pipeline_kind::clc_async;
+    const bool tma = fill_ != detail::fill_mode::threads &&
+                     (pipe_->kind == pipeline_kind::tma_async ||
+                      pipe_->kind == pipeline_kind::tma_umma ||
+                      pipe_->kind == pipeline_kind::clc_async);
     const bool issuer = tma && leader_ && detail::lane_index() == 0;
     // The MMAs that refill a tensor-memory stage come after the consumer's
     // reads of it (the wait above).
     if (pipe_->kind == pipeline_kind::umma_async || pipe_->kind == pipeline_kind::umma_umma)
       tcgen05::fence_after_thread_sync();
-    if (issuer && arms_)
+    if (issuer && fill_ == detail::fill_mode::arms)
       detail::arrive_expect_tx(pipe_->full + cur_->index, pipe_->tx_bytes);
     else if (issuer)
       detail::arrive(pipe_->full + cur_->index);
@@ -145,10 +146,15 @@ public:
   /// issued the MMAs (ts/tcgen05.h), commits them to the full barrier: it
   /// arrives once they are done. The stage names its slot, so a task may
   /// hold several (the verifier checks they are handed back oldest first).
+  /// A thread filler of a ts::merge stage fences like async_umma's: its
+  /// readers may be MMAs or TMA stores.
   __device__ __forceinline__ void commit(const stage<R> &s) {
-    if (pipe_->kind == pipeline_kind::async_umma)
+    const bool threads = pipe_->kind == pipeline_kind::async_async ||
+                         pipe_->kind == pipeline_kind::async_umma ||
+                         fill_ == detail::fill_mode::threads;
+    if (threads && pipe_->kind != pipeline_kind::async_async)
       cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);
-    if (pipe_->kind == pipeline_kind::async_async || pipe_->kind == pipeline_kind::async_umma)
+    if (threads)
       detail::arrive(pipe_->full + s.index());
     else if (pipe_->kind == pipeline_kind::umma_async ||
              pipe_->kind == pipeline_kind::umma_umma)
@@ -169,7 +175,7 @@ private:
   const detail::pipe *pipe_;
   detail::cursor *cur_;
   bool leader_;
-  bool arms_; ///< Arms the stage's transaction bytes (one producer task).
+  detail::fill_mode fill_;
 #ifdef LIBTS_DEBUG_HANGS
   const detail::hang_site *site_ = nullptr;
   unsigned waits_ = 0;

@@ -106,6 +106,11 @@ void Extractor::resourceOption(const Expr *E, Resource &R, ResourceSeen &Seen) {
       R.Fork = true;
       R.ForkLoc = toHandle(L);
     }
+  } else if (tsRecord(T, "merge_t")) {
+    if (firstTime(Seen.Given, "ts::merge", L)) {
+      R.Merge = true;
+      R.MergeLoc = toHandle(L);
+    }
   } else if (tsRecord(T, "multicast_t")) {
     if (firstTime(Seen.Given, "ts::multicast", L)) {
       R.Multicast = true;
@@ -117,7 +122,7 @@ void Extractor::resourceOption(const Expr *E, Resource &R, ResourceSeen &Seen) {
           "ts::turns, ts::tma_umma, ts::umma_async, ts::clc_async, "
           "ts::async_umma, ts::umma_umma, ts::stages(N), ts::tx_bytes(B), "
           "ts::align(B), ts::swizzled, "
-          "ts::multicast, ts::fork or ts::tmem(N)");
+          "ts::multicast, ts::fork, ts::merge or ts::tmem(N)");
   }
 }
 
@@ -257,6 +262,19 @@ void Extractor::resourceConsistency(const SeenAttr &A, const CXXRecordDecl *RD,
               pipelineKindName(R.Kind),
           "it lets thread tasks read a shared-memory stage beside the MMA "
           "task; the consumers of other kinds are all of one kind already");
+  if (Seen.Kind && R.Merge && R.Kind != PipelineKind::TmaAsync &&
+      R.Kind != PipelineKind::TmaUmma)
+    error(fromHandle(R.MergeLoc),
+          std::string("ts::merge applies only to ts::tma_async and "
+                      "ts::tma_umma resources, not ts::") +
+              pipelineKindName(R.Kind),
+          "it lets thread tasks fill a TMA stage beside the loads; the "
+          "producers of other kinds are all of one kind already");
+  if (Seen.Kind && R.Merge && R.Multicast)
+    error(fromHandle(R.MergeLoc),
+          "ts::merge and ts::multicast together are not supported",
+          "a multicast stage is filled by every CTA's loads; fill the "
+          "thread-written members in a separate resource");
   if (Seen.Kind && R.Multicast && R.Kind != PipelineKind::TmaAsync)
     error(
         fromHandle(R.MulticastLoc),

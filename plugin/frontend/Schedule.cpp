@@ -570,8 +570,9 @@ void Walker::statement(const Stmt *S) {
       (Ld.Always ? Rec.TmaLoad : Rec.TmaLoadMaybeSkipped) = true;
       if (!Ld.Field)
         Rec.LoadFieldsKnown = false;
-      else if (Ld.Always) // a load that may be skipped fills nothing for sure
-        Rec.LoadFields.push_back(*Ld.Field);
+      else // a load that may be skipped fills nothing for sure
+        (Ld.Always ? Rec.LoadFields : Rec.SkippableLoadFields)
+            .push_back(*Ld.Field);
       Rec.LoadPerWarp |= Ld.PerWarp;
       Rec.Boxes.push_back(Ld.Box);
       if (Ld.Multicast && !Rec.TmaMulticast) {

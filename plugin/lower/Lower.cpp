@@ -288,10 +288,12 @@ private:
          << "\"};\n";
     std::string SiteArg = Plan.WatchHangs ? ", &" + Site : "";
     if (TP.R == Role::Producer) {
-      bool OnlyArrives = PP.TxBytes && !PP.armsTxBytes(TI);
-      std::string Arms = Plan.WatchHangs ? (OnlyArrives ? ", false" : ", true")
-                         : OnlyArrives   ? ", false"
-                                         : "";
+      const char *Fill = PP.fillsWithThreads(TI)             ? "threads"
+                         : PP.TxBytes && !PP.armsTxBytes(TI) ? "arrives"
+                         : Plan.WatchHangs                   ? "arms"
+                                                             : nullptr;
+      std::string Arms =
+          Fill ? std::string(", ::ts::detail::fill_mode::") + Fill : "";
       Drains.push_back("::ts::detail::producer_drain(" + Pipe + ", " + Cur +
                        SiteArg + ");");
       return Handle + "(" + Pipe + ", " + Cur +

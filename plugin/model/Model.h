@@ -86,6 +86,10 @@ struct Resource {
   /// consumers that read it with threads (and hand it back by arriving).
   bool Fork = false;
   SourceHandle ForkLoc = 0;
+  /// ts::merge: a TMA-filled stage that producer tasks may also fill with
+  /// threads (each thread arrives on the full barrier at the commit).
+  bool Merge = false;
+  SourceHandle MergeLoc = 0;
   /// The payload's members, in order (empty when the payload has base
   /// classes): TMA loads must fill each one when the bytes are the payload's.
   struct Field {
@@ -237,6 +241,9 @@ struct Op {
   /// member. LoadFieldsKnown: every load's destination was resolved.
   std::vector<std::string> LoadFields;
   bool LoadFieldsKnown = true;
+  /// Members loads that may be skipped write (a ts::merge stage's TMA
+  /// bytes count them: verify/TmaBytes.cpp reports the skipping).
+  std::vector<std::string> SkippableLoadFields;
   /// LoadPerWarp: one of its loads is a load_with_barrier, which every warp
   /// issues.
   bool LoadPerWarp = false;

@@ -54,6 +54,20 @@ unsigned baselineRegisters(const Target &T, unsigned Warps) {
   return std::min(T.MaxRegs, PerThread);
 }
 
+bool PipelinePlan::fillsWithThreads(unsigned Task) const {
+  return std::find(ThreadFillers.begin(), ThreadFillers.end(), Task) !=
+         ThreadFillers.end();
+}
+
+bool PipelinePlan::armsTxBytes(unsigned Task) const {
+  if (!TxBytes)
+    return false;
+  for (unsigned TI : Producers)
+    if (!fillsWithThreads(TI))
+      return TI == Task;
+  return false;
+}
+
 bool PipelinePlan::consumerStores(unsigned Task) const {
   return std::find(StoringConsumers.begin(), StoringConsumers.end(), Task) !=
          StoringConsumers.end();
@@ -78,6 +92,39 @@ const PipelinePlan *KernelPlan::pipeline(unsigned Resource) const {
 
 namespace {
 
+bool loadsWithTma(const Task &T, unsigned R) {
+  return std::any_of(T.Ops.begin(), T.Ops.end(), [&](const Op &O) {
+    return O.Resource == R && (O.TmaLoad || O.TmaLoadMaybeSkipped);
+  });
+}
+
+/// A ts::merge stage's TMA bytes: ts::tx_bytes, else the members the TMA
+/// fillers load (the thread fillers write the rest); the whole payload
+/// when a load's destination is not a member.
+uint64_t mergedTxBytes(const Program &P, const Resource &Res, unsigned R,
+                       const std::vector<unsigned> &TmaFillers) {
+  if (Res.TxBytes)
+    return *Res.TxBytes;
+  std::set<std::string> Loaded;
+  for (unsigned TI : TmaFillers)
+    for (const Op &O : P.Tasks[TI].Ops) {
+      if (O.Resource != R || !(O.TmaLoad || O.TmaLoadMaybeSkipped))
+        continue;
+      if (!O.LoadFieldsKnown || Res.Fields.empty())
+        return Res.PayloadBytes;
+      for (const auto *Fs : {&O.LoadFields, &O.SkippableLoadFields})
+        for (const std::string &F : *Fs)
+          if (F.empty())
+            return Res.PayloadBytes;
+          else
+            Loaded.insert(F);
+    }
+  uint64_t Sum = 0;
+  for (const Resource::Field &F : Res.Fields)
+    Sum += Loaded.count(F.Name) ? F.Bytes : 0;
+  return Sum;
+}
+
 /// Participants come from the task's handles: the handle is what the
 /// lowering binds to the pipe, so it is also what arrives on the barriers.
 PipelinePlan pipelinePlan(const Program &P, const Kernel &K, unsigned R,
@@ -86,12 +133,21 @@ PipelinePlan pipelinePlan(const Program &P, const Kernel &K, unsigned R,
   PP.Resource = R;
   const Resource &Res = P.Resources[R];
   const Protocol &Pr = protocolOf(Res.Kind);
-  unsigned ProducerWarps = 0, ConsumerWarps = 0, ConsumerArrivals = 0;
+  unsigned ConsumerWarps = 0, ConsumerArrivals = 0, FullArrivals = 0;
+  std::vector<unsigned> TmaFillers;
   for (unsigned TI : K.Tasks) {
     const Task &T = P.Tasks[TI];
     if (T.produces(R)) {
       PP.Producers.push_back(TI);
-      ProducerWarps += T.NumWarps;
+      bool Threads = Res.Merge && !loadsWithTma(T, R);
+      if (Threads)
+        PP.ThreadFillers.push_back(TI);
+      else
+        TmaFillers.push_back(TI);
+      // One arrival per producer task (a TMA leader's, a commit), or one
+      // per thread.
+      FullArrivals +=
+          Threads || Pr.FullPerThread ? Tg.WarpThreads * T.NumWarps : 1;
     }
     if (T.consumes(R)) {
       PP.Consumers.push_back(TI);
@@ -128,14 +184,17 @@ PipelinePlan pipelinePlan(const Program &P, const Kernel &K, unsigned R,
           Commits ? 1 : T.NumWarps * (Async ? 1 : Tg.WarpThreads);
     }
   }
-  PP.Counts.Full = Pr.FullPerThread ? Tg.WarpThreads * ProducerWarps
-                                    : unsigned(PP.Producers.size());
+  PP.Counts.Full = FullArrivals;
   PP.Counts.Empty = Pr.EmptyPerThread || Res.Fork
                         ? ConsumerArrivals
                         : unsigned(PP.Consumers.size());
   PP.ProducerStartPhase = Pr.ProducerStartPhase;
   PP.ConsumerStartPhase = Pr.ConsumerStartPhase;
-  PP.TxBytes = Pr.TxBytes ? Res.TxBytes.value_or(Res.PayloadBytes) : 0;
+  PP.TxBytes =
+      !Pr.TxBytes ? 0
+      : Res.Merge
+          ? (TmaFillers.empty() ? 0 : mergedTxBytes(P, Res, R, TmaFillers))
+          : Res.TxBytes.value_or(Res.PayloadBytes);
   // Multicast: every CTA's loads may fill this CTA's stage, so a stage is
   // empty once every consumer warp of every CTA handed it back. One
   // arrival per warp and CTA keeps the remote arrivals few. The bytes stay
@@ -252,6 +311,9 @@ KernelPlan buildPlan(const Program &P, const Kernel &K, const Target &T,
   planTurns(P, K, Plan);
   std::copy(K.Cluster, K.Cluster + 3, Plan.Cluster);
   Plan.ClusterCtas = K.clusterCtas();
+  Plan.CtasPerSm = std::min<uint64_t>(
+      {T.SmCtas, T.SmThreads / std::max(Plan.Threads, 1u),
+       T.SmSmem / (Plan.Layout.DynamicBytes + T.CtaReservedSmem)});
   Plan.Pdl = std::any_of(K.Tasks.begin(), K.Tasks.end(), [&](unsigned TI) {
     const std::vector<Op> &Ops = P.Tasks[TI].Ops;
     return std::any_of(Ops.begin(), Ops.end(),

@@ -46,12 +46,15 @@ struct PipelinePlan {
   unsigned ProducerStartPhase = 1;
   unsigned ConsumerStartPhase = 0;
   uint64_t TxBytes = 0; ///< Armed per stage by the producer leader (TMA).
-  /// The producer task whose leader arms TxBytes: the first. Where several
-  /// producer tasks fill one TMA stage, the others' leaders only arrive, so
-  /// the stage expects its bytes once, whoever loads them.
-  bool armsTxBytes(unsigned Task) const {
-    return TxBytes && !Producers.empty() && Producers.front() == Task;
-  }
+  /// The producer task whose leader arms TxBytes: the first that loads
+  /// with TMA. Where several producer tasks fill one TMA stage, the others'
+  /// leaders only arrive, so the stage expects its bytes once, whoever
+  /// loads them.
+  bool armsTxBytes(unsigned Task) const;
+  /// Producers of a ts::merge stage that issue no TMA load into it: their
+  /// threads fill it and each arrives on the full barrier at the commit.
+  std::vector<unsigned> ThreadFillers;
+  bool fillsWithThreads(unsigned Task) const;
   /// Consumers whose work on a stage may start a TMA store from it: their
   /// releases wait for the store's reads; the others skip that wait.
   std::vector<unsigned> StoringConsumers;
@@ -154,6 +157,10 @@ struct KernelPlan {
   /// CTAs per cluster along x, y, z (ts::cluster_shape; 1, 1, 1 without).
   unsigned Cluster[3] = {1, 1, 1};
   unsigned ClusterCtas = 1;
+  /// The most CTAs of this kernel one SM can hold, from its threads and
+  /// launch shared memory (registers are ptxas's: not counted, so this
+  /// bounds from above).
+  unsigned CtasPerSm = 1;
 
   const PipelinePlan *pipeline(unsigned Resource) const;
   const TurnPlan *turn(unsigned Resource) const;

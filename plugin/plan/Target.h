@@ -30,7 +30,11 @@ struct Target {
   unsigned NamedBarriers; ///< bar.sync ids 0 .. NamedBarriers - 1.
   unsigned TmemColumns;   ///< Tensor-memory columns per CTA (0: none).
   unsigned TmemGranule;   ///< tcgen05.alloc's smallest power of two.
-  const char *Name;       ///< As nvcc spells the architecture.
+  /// Per SM: shared memory (each CTA also takes CtaReservedSmem of it),
+  /// threads and CTAs, which bound how many CTAs of a kernel share one.
+  uint64_t SmSmem;
+  unsigned CtaReservedSmem, SmThreads, SmCtas;
+  const char *Name; ///< As nvcc spells the architecture.
 };
 
 /// Hopper (H100/H200): 227 KiB of dynamic shared memory less 1 KiB.

@@ -77,9 +77,11 @@ std::string kernelReport(const Program &P, const Kernel &K,
     if (isTma(Res.Kind)) {
       const PipelinePlan &PP = *Plan.pipeline(R);
       OS << "  tx " << PP.TxBytes << " B";
-      if (PP.Producers.size() > 1) // The plan's one arming producer.
-        OS << " (armed by '" << P.Tasks[PP.Producers.front()].Name << "'"
-           << ")";
+      for (unsigned TI : PP.Producers) // The plan's one arming producer.
+        if (PP.Producers.size() > 1 && PP.armsTxBytes(TI))
+          OS << " (armed by '" << P.Tasks[TI].Name << "')";
+      for (unsigned TI : PP.ThreadFillers)
+        OS << " (filled by the threads of '" << P.Tasks[TI].Name << "')";
     }
     if (const PipelinePlan *PP = Plan.pipeline(R))
       OS << "  arrivals full " << PP->Counts.Full << " / empty "
@@ -195,6 +197,9 @@ std::string tmemReport(const Program &P, const Kernel &K,
      << " allocates before the first barrier, frees after the last; address "
         "at shared offset "
      << TP.SlotOffset << ")\n";
+  OS << "  at most " << Plan.CtasPerSm
+     << " CTA(s) of the kernel per SM: " << uint64_t(Plan.CtasPerSm) * TP.Alloc
+     << " of " << Plan.Tgt->TmemColumns << " columns at once\n";
   return OS.str();
 }
 

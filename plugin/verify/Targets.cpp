@@ -75,13 +75,16 @@ void wgmmaOnBlackwell(const Program &P, const Kernel &K, const KernelPlan &Plan,
 
 /// tcgen05.alloc blocks while another CTA on the SM holds the columns: a
 /// CTA that waits for other CTAs (cluster barriers, a stream-K fix-up) may
-/// wait for one blocked behind it.
+/// wait for one blocked behind it. Not when every CTA of the kernel that
+/// fits on one SM gets its columns at once.
 void tmemBetweenCtas(const Program &P, const Kernel &K, const KernelPlan &Plan,
                      DiagList &Out) {
   bool Settles = std::any_of(K.Tasks.begin(), K.Tasks.end(), [&](unsigned TI) {
     return !P.Tasks[TI].Settles.empty();
   });
-  if (!Plan.Tmem.Alloc || (K.clusterCtas() == 1 && !Settles))
+  unsigned N = Plan.CtasPerSm, Cols = Plan.Tmem.Alloc;
+  if (!Cols || (K.clusterCtas() == 1 && !Settles) ||
+      uint64_t(N) * Cols <= Plan.Tgt->TmemColumns)
     return;
   const Resource &First = P.Resources[Plan.Tmem.Regions.front().Resource];
   Diag &D =
@@ -89,11 +92,18 @@ void tmemBetweenCtas(const Program &P, const Kernel &K, const KernelPlan &Plan,
              std::string(
                  "tensor memory in a kernel whose CTAs wait for each other (") +
                  (Settles ? "a stream-K fix-up" : "a cluster") +
-                 ") is not supported yet");
+                 "): " + std::to_string(N) +
+                 " of its CTAs fit on one SM, and " + std::to_string(N) +
+                 " x " + std::to_string(Cols) + " columns exceed the " +
+                 std::to_string(Plan.Tgt->TmemColumns) + " there");
   note(D, K.Loc,
        "tcgen05.alloc blocks while another CTA on the SM holds the columns, "
-       "and that CTA may be waiting for this one; keep tensor memory in "
-       "kernels without clusters or cross-CTA waits");
+       "and that CTA may be waiting for this one; allocate at most " +
+           std::to_string(Plan.Tgt->TmemColumns / N) +
+           " columns (ts::tmem_capacity), or use more shared memory or "
+           "threads per CTA so that fewer fit (one CTA of more than " +
+           std::to_string(Plan.Tgt->SmSmem / 2 - Plan.Tgt->CtaReservedSmem) +
+           " bytes of shared memory is alone on its SM)");
 }
 
 } // namespace

@@ -30,6 +30,7 @@ struct Window {
   uint64_t Bytes = 0;     ///< What the loads under the acquire's guard deliver,
   bool BytesKnown = true; ///< counting every load's box.
   const Op *Load = nullptr;    ///< The first load.
+  bool Worked = false;         ///< Some statement uses the stage.
   const Op *PerWarp = nullptr; ///< The first load_with_barrier.
 };
 
@@ -69,6 +70,7 @@ std::vector<Window> windows(const Task &T, unsigned R, unsigned Ctas) {
         Open = Window();
         Open.Acquire = &O;
       } else if (O.Kind == OpKind::Work && Open.Acquire) {
+        Open.Worked = true;
         Open.Loaded |= O.TmaLoad && O.G == Open.Acquire->G;
         if (O.TmaLoad || O.TmaLoadMaybeSkipped) {
           bool Same = O.TmaLoad && O.G == Open.Acquire->G;
@@ -139,19 +141,27 @@ void reportUnloaded(const Resource &Res, uint64_t TxBytes, const Window &W,
                      "load)"
                    : "call ts::tma::load(..., s.barrier()) in the "
                      "task between acquire and commit");
+  if (!W.Load && !Res.Multicast)
+    note(D, Res.Loc,
+         "or, if the task fills the stage with its threads beside the other "
+         "producers' loads, declare " +
+             quote(Res.Name) + " ts::merge");
 }
 
 /// With the whole payload armed, every member must be some load's
 /// destination: a member no load writes never delivers its bytes. Producer
 /// tasks of one resource fill a stage together.
 bool checkMembers(const Program &P, const Kernel &K, unsigned R,
-                  uint64_t TxBytes, DiagList &Out) {
+                  const PipelinePlan &PP, DiagList &Out) {
   const Resource &Res = P.Resources[R];
+  uint64_t TxBytes = PP.TxBytes;
   if (Res.Fields.empty() || TxBytes != Res.PayloadBytes)
     return false;
   std::set<std::string> Written;
   std::optional<Window> First; // where to report
   for (unsigned TI : K.Tasks) {
+    if (PP.fillsWithThreads(TI))
+      continue;
     std::vector<Window> Ws = windows(P.Tasks[TI], R, K.clusterCtas());
     std::optional<std::set<std::string>> Every; // members every window writes
     for (const Window &W : Ws) {
@@ -220,12 +230,14 @@ std::string deliveredWords(uint64_t Delivered, uint64_t Armed) {
 /// sum is known when every load names one. Producer tasks of one resource
 /// fill a stage together: the armed bytes are their sum.
 void checkDelivered(const Program &P, const Kernel &K, unsigned R,
-                    uint64_t Armed, DiagList &Out) {
+                    const PipelinePlan &PP, DiagList &Out) {
   const Resource &Res = P.Resources[R];
-  uint64_t Total = 0;
+  uint64_t Armed = PP.TxBytes, Total = 0;
   bool Known = true;
   std::vector<std::pair<const Task *, std::vector<Window>>> Parts;
   for (unsigned TI : K.Tasks) {
+    if (PP.fillsWithThreads(TI))
+      continue;
     const Task &T = P.Tasks[TI];
     std::vector<Window> Ws = windows(T, R, K.clusterCtas());
     if (Ws.empty())
@@ -317,6 +329,62 @@ void checkBoxes(const Task &T, unsigned R, std::set<std::string> &Warned,
   }
 }
 
+/// A thread filler of a ts::merge stage must write it: a loader whose load
+/// was forgotten would otherwise count as one and leave its members
+/// unwritten.
+void checkFillerWrites(const Task &T, const Resource &Res, unsigned R,
+                       unsigned Ctas, DiagList &Out) {
+  for (const Window &W : windows(T, R, Ctas)) {
+    if (W.Worked)
+      continue;
+    Diag &D = report(Out, Check::TmaBytes, W.Commit->Loc,
+                     "task " + quote(T.Name) + " commits a stage of " +
+                         quote(Res.Name) +
+                         " with neither a TMA load nor a write into it");
+    note(D, W.Acquire->Loc,
+         "a producer of a ts::merge stage loads its members with TMA "
+         "(ts::tma::load(..., s.barrier())) or writes them with its threads "
+         "between acquire and commit");
+    return;
+  }
+}
+
+/// A ts::merge stage: the thread fillers write what the TMA loads leave,
+/// so the loads may not fill the whole payload, and bytes are armed only
+/// where some task loads them.
+bool checkMerge(const Program &P, unsigned R, const PipelinePlan &PP,
+                DiagList &Out) {
+  const Resource &Res = P.Resources[R];
+  if (!Res.Merge || PP.ThreadFillers.empty())
+    return false;
+  const Task &Filler = P.Tasks[PP.ThreadFillers.front()];
+  bool NoTma = PP.ThreadFillers.size() == PP.Producers.size();
+  if (NoTma && Res.TxBytes) {
+    Diag &D = report(Out, Check::TmaBytes, Res.Loc,
+                     "ts::tx_bytes(" + std::to_string(*Res.TxBytes) + ") on " +
+                         quote(Res.Name) +
+                         ", but no producer task loads it with TMA");
+    note(D, Filler.Loc,
+         "its producers fill it with threads, which deliver no "
+         "transaction bytes: the stage would wait for them forever; remove "
+         "ts::tx_bytes");
+    return true;
+  }
+  if (NoTma || PP.TxBytes < Res.PayloadBytes)
+    return false;
+  Diag &D = report(Out, Check::TmaBytes, Filler.Loc,
+                   quote(Filler.Name) + " fills stages of " + quote(Res.Name) +
+                       " with threads, but its TMA loads fill the whole "
+                       "payload (" +
+                       std::to_string(PP.TxBytes) + " bytes)");
+  note(D, Res.Loc,
+       "in a ts::merge stage the loads and the threads write different "
+       "members: load named members (s->member) and leave the thread-written "
+       "ones out, or declare ts::tx_bytes(N) with the bytes the loads "
+       "deliver");
+  return true;
+}
+
 } // namespace
 
 void checkTmaBytes(const Program &P, const Kernel &K, const KernelPlan &Plan,
@@ -326,6 +394,12 @@ void checkTmaBytes(const Program &P, const Kernel &K, const KernelPlan &Plan,
   for (unsigned TI : K.Tasks) {
     const Task &T = P.Tasks[TI];
     for (unsigned R : T.Produces) {
+      if (isTma(P.Resources[R].Kind) &&
+          Plan.pipeline(R)->fillsWithThreads(TI)) {
+        Produced.insert(R); // a ts::merge stage's thread filler: no loads
+        checkFillerWrites(T, P.Resources[R], R, K.clusterCtas(), Out);
+        continue;
+      }
       if (!isTma(P.Resources[R].Kind)) {
         checkNotTma(T, P.Resources[R], R, Out);
         continue;
@@ -339,9 +413,11 @@ void checkTmaBytes(const Program &P, const Kernel &K, const KernelPlan &Plan,
       }
     }
   }
-  for (unsigned R : Produced)
-    if (!checkMembers(P, K, R, Plan.pipeline(R)->TxBytes, Out))
-      checkDelivered(P, K, R, Plan.pipeline(R)->TxBytes, Out);
+  for (unsigned R : Produced) {
+    const PipelinePlan &PP = *Plan.pipeline(R);
+    if (!checkMerge(P, R, PP, Out) && !checkMembers(P, K, R, PP, Out))
+      checkDelivered(P, K, R, PP, Out);
+  }
 }
 
 } // namespace ts

@@ -119,6 +119,78 @@ TEST(TmaBytes, ProducerTasksFillAStageTogether) {
   EXPECT_TRUE(tmaBytes(M.B).empty()) << dump(tmaBytes(M.B));
 }
 
+/// ts::merge: TwoMembers' load task loads a only; a warpgroup writes b.
+struct Merged : TwoMembers {
+  Merged() {
+    B.P.Resources[T].Merge = true;
+    B.P.Resources[T].TxBytes.reset(); // derived from the loads
+    B.P.Tasks[0].Ops.erase(B.P.Tasks[0].Ops.begin() + 2); // no load into b
+    B.task("fill_b", 4, 4)
+        .produces(T)
+        .loop(std::nullopt)
+        .inner(std::nullopt)
+        .fill(T);
+    B.P.Tasks[1].Ops[1].TmaLoad = false; // its threads store
+  }
+};
+
+TEST(TmaBytes, MergedStageCountsTheLeaderAndEveryFillingThread) {
+  Merged M;
+  KernelPlan Plan = planFor(M.B.P, M.B.kernel());
+  const PipelinePlan &PP = *Plan.pipeline(M.T);
+  EXPECT_EQ(PP.TxBytes, 1024u);         // the member the loads name
+  EXPECT_EQ(PP.Counts.Full, 1u + 128u); // the leader's expect_tx, each thread
+  EXPECT_TRUE(PP.armsTxBytes(0));
+  EXPECT_FALSE(PP.armsTxBytes(1));
+  EXPECT_TRUE(PP.fillsWithThreads(1));
+  EXPECT_FALSE(PP.fillsWithThreads(0));
+  EXPECT_TRUE(tmaBytes(M.B).empty()) << dump(tmaBytes(M.B));
+  // Without ts::merge the thread task arms nothing and loads nothing.
+  M.B.P.Resources[M.T].Merge = false;
+  Plan = planFor(M.B.P, M.B.kernel());
+  EXPECT_EQ(Plan.pipeline(M.T)->Counts.Full, 2u);
+  DiagList D = tmaBytes(M.B);
+  ASSERT_FALSE(D.empty());
+  EXPECT_EQ(D[0].Message, "stage of 'Tiles' is committed without a TMA load");
+  EXPECT_NE(D[0].Notes.back().Message.find("declare 'Tiles' ts::merge"),
+            std::string::npos);
+}
+
+TEST(TmaBytes, MergedStageLoadedWholeLeavesNothingForTheThreads) {
+  Merged M;
+  M.loadA().LoadFields = {""}; // a load at the stage itself
+  DiagList D = tmaBytes(M.B);
+  ASSERT_EQ(D.size(), 1u) << dump(D);
+  EXPECT_EQ(D[0].Message, "'fill_b' fills stages of 'Tiles' with threads, but "
+                          "its TMA loads fill the whole payload (4096 bytes)");
+  M.loadA().LoadFields = {"a"};
+  M.B.P.Resources[M.T].TxBytes = 1024; // declared: the same bytes
+  EXPECT_TRUE(tmaBytes(M.B).empty()) << dump(tmaBytes(M.B));
+}
+
+TEST(TmaBytes, MergedStageThreadFillerMustWriteIt) {
+  Merged M;
+  M.B.P.Tasks[1].Ops.erase(M.B.P.Tasks[1].Ops.begin() + 1); // no work
+  DiagList D = tmaBytes(M.B);
+  ASSERT_EQ(D.size(), 1u) << dump(D);
+  EXPECT_EQ(D[0].Message, "task 'fill_b' commits a stage of 'Tiles' with "
+                          "neither a TMA load nor a write into it");
+}
+
+TEST(TmaBytes, MergedStageOfThreadsAloneArmsNothing) {
+  Merged M;
+  M.loadA().TmaLoad = false; // now both producers fill with threads
+  KernelPlan Plan = planFor(M.B.P, M.B.kernel());
+  EXPECT_EQ(Plan.pipeline(M.T)->TxBytes, 0u);
+  EXPECT_EQ(Plan.pipeline(M.T)->Counts.Full, 32u + 128u);
+  EXPECT_TRUE(tmaBytes(M.B).empty()) << dump(tmaBytes(M.B));
+  M.B.P.Resources[M.T].TxBytes = 1024;
+  DiagList D = tmaBytes(M.B);
+  ASSERT_EQ(D.size(), 1u) << dump(D);
+  EXPECT_EQ(D[0].Message, "ts::tx_bytes(1024) on 'Tiles', but no producer "
+                          "task loads it with TMA");
+}
+
 TEST(TmaBytes, ThreadPipelinesAreNotConcerned) {
   Builder B;
   unsigned A = B.resource("Buf", PipelineKind::AsyncAsync, 2, 1024);

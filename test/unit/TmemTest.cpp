@@ -114,8 +114,17 @@ TEST(Tmem, NotBetweenCtasThatWaitForEachOther) {
   checkTarget(O.B.P, O.B.kernel(), O.plan(), D);
   ASSERT_EQ(D.size(), 1u) << dump(D);
   EXPECT_EQ(D[0].Message, "tensor memory in a kernel whose CTAs wait for "
-                          "each other (a stream-K fix-up) is not supported "
-                          "yet");
+                          "each other (a stream-K fix-up): 16 of its CTAs fit "
+                          "on one SM, and 16 x 64 columns exceed the 512 "
+                          "there");
+}
+
+TEST(Tmem, BetweenCtasWhenEveryCtaOnTheSmGetsItsColumns) {
+  Owner O({32}); // 16 CTAs of 128 threads x 32 columns = 512
+  O.B.P.Tasks[0].Settles.push_back(SettleCall{});
+  DiagList D;
+  checkTarget(O.B.P, O.B.kernel(), O.plan(), D);
+  EXPECT_TRUE(D.empty()) << dump(D);
 }
 
 TEST(Tmem, BlackwellKernelIsClean) {

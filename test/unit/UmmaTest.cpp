@@ -194,4 +194,24 @@ TEST(Umma, HopperKernelHasNoTcgen05) {
             "kernel 'k' (target sm_90a) does not have");
 }
 
+TEST(Umma, TensorMemoryInAClusterWhenTheSmsCtasAllFit) {
+  Gemm G; // 49152-byte stages x 4: one CTA per SM
+  G.B.kernel().Cluster[0] = 2;
+  KernelPlan Plan = G.plan();
+  EXPECT_EQ(Plan.CtasPerSm, 1u);
+  DiagList D;
+  checkTarget(G.B.P, G.B.kernel(), Plan, D);
+  EXPECT_TRUE(D.empty()) << dump(D);
+  // One 4096-byte stage: 2048 threads / 256 allow 8 CTAs, x 512 columns.
+  G.B.P.Resources[G.Ops].PayloadBytes = 4096;
+  G.B.P.Resources[G.Ops].Stages = 1;
+  Plan = G.plan();
+  EXPECT_EQ(Plan.CtasPerSm, 8u);
+  checkTarget(G.B.P, G.B.kernel(), Plan, D);
+  ASSERT_EQ(D.size(), 1u) << dump(D);
+  EXPECT_EQ(D[0].Message, "tensor memory in a kernel whose CTAs wait for each "
+                          "other (a cluster): 8 of its CTAs fit on one SM, "
+                          "and 8 x 512 columns exceed the 512 there");
+}
+
 } // namespace

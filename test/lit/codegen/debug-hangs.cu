@@ -13,7 +13,7 @@
 // CHECK: const ::ts::detail::hang_site ts_site_cons_0{"tma_copy", "store", "Tiles"};
 // CHECK-NEXT: ::store(p, ::ts::detail::param_t<decltype(&::store), 1>(ts_pipe_0, ts_cons_0, ::ts::detail::release_mode::at_once, &ts_site_cons_0), ::ts::detail::param_t<decltype(&::store), 2>());
 // CHECK: const ::ts::detail::hang_site ts_site_prod_0{"tma_copy", "load", "Tiles"};
-// CHECK-NEXT: ::load(p, ::ts::detail::param_t<decltype(&::load), 1>(ts_pipe_0, ts_prod_0, ts_warp == 4u, true, &ts_site_prod_0));
+// CHECK-NEXT: ::load(p, ::ts::detail::param_t<decltype(&::load), 1>(ts_pipe_0, ts_prod_0, ts_warp == 4u, ::ts::detail::fill_mode::arms, &ts_site_prod_0));
 // CHECK-NEXT: ::ts::detail::producer_drain(ts_pipe_0, ts_prod_0, &ts_site_prod_0);
 // The report prints and traps; the bounded waits read the global timer.
 // PTX: vprintf

@@ -57,3 +57,7 @@
 // RUN: %nvcc -O3 -c %t.pp.cu -o %t.pp.o
 // RUN: %ts_device -fsyntax-only -Werror -DNO_TURNS %src/test/gpu/ping_pong.cu -Xclang -plugin-arg-ts -Xclang -emit=%t.ppn.cu
 // RUN: %nvcc -O3 -DNO_TURNS -c %t.ppn.cu -o %t.ppn.o
+// And the one for ts::merge (TMA and threads fill one stage), at -O3 and -G.
+// RUN: %ts_device -fsyntax-only -Werror %src/test/gpu/merge_add.cu -Xclang -plugin-arg-ts -Xclang -emit=%t.merge.cu
+// RUN: %nvcc -O3 -c %t.merge.cu -o %t.merge.o
+// RUN: %nvcc -G -c %t.merge.cu -o %t.merge.g.o

@@ -51,3 +51,4 @@
 // RUN: %ts_cubin -O3 -Werror -DATTN_HEAD_DIM=64 -c %src/examples/attention_sm90.cu -o %t.o
 // RUN: %ts_cubin -O0 -Werror -c %src/test/gpu/ping_pong.cu -o %t.o
 // RUN: %ts_cubin -O3 -Werror -c %src/test/gpu/ping_pong.cu -o %t.o
+// RUN: %ts_cubin -O0 -Werror -c %src/test/gpu/merge_add.cu -o %t.o

@@ -10,7 +10,7 @@
 // REPORT: Ops  tma_async  stages 2  payload 8192 B  tx 8192 B (armed by 'load_a')  arrivals full 2 / empty 128
 // REPORT: verification: PASSED (0 error(s), 0 warning(s))
 // REWRITE: ::load_a(p, ::ts::detail::param_t<decltype(&::load_a), 1>(ts_pipe_0, ts_prod_0, ts_warp == 4u));
-// REWRITE: ::load_b(p, ::ts::detail::param_t<decltype(&::load_b), 1>(ts_pipe_0, ts_prod_0, ts_warp == 5u, false));
+// REWRITE: ::load_b(p, ::ts::detail::param_t<decltype(&::load_b), 1>(ts_pipe_0, ts_prod_0, ts_warp == 5u, ::ts::detail::fill_mode::arrives));
 // One expect_tx in the kernel: load_a's.
 // PTX: .entry
 // PTX-COUNT-1: mbarrier.arrive.expect_tx

@@ -18,5 +18,6 @@
 // RUN: %ts_device -fsyntax-only -Werror %src/test/gpu/ping_pong.cu -Xclang -plugin-arg-ts -Xclang -emit=%t.cu
 // RUN: %ts_device -fsyntax-only -Werror -DNO_TURNS %src/test/gpu/ping_pong.cu -Xclang -plugin-arg-ts -Xclang -emit=%t.cu
 // RUN: %ts_device -fsyntax-only -Werror %src/test/gpu/pdl_alias.cu -Xclang -plugin-arg-ts -Xclang -emit=%t.cu
+// RUN: %ts_device -fsyntax-only -Werror %src/test/gpu/merge_add.cu -Xclang -plugin-arg-ts -Xclang -emit=%t.cu
 // RUN: %ts_device -fsyntax-only -Werror %src/examples/gemm_sm100.cu -Xclang -plugin-arg-ts -Xclang -emit=%t.cu
 // RUN: %ts_device -fsyntax-only -Werror %src/test/lit/codegen/tmem-sm100.cu -Xclang -plugin-arg-ts -Xclang -emit=%t.cu

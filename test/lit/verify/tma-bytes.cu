@@ -6,7 +6,7 @@
 
 struct Params { CUtensorMap src; float *dst; int n; int limit; };
 struct [[ts::resource(ts::tma_async, ts::stages(2))]] A { float v[32][32]; };
-struct [[ts::resource(ts::tma_async, ts::stages(2))]] B { float v[32][32]; };
+struct [[ts::resource(ts::tma_async, ts::stages(2))]] B { float v[32][32]; }; // expected-note {{or, if the task fills the stage with its threads beside the other producers' loads, declare 'B' ts::merge}}
 struct [[ts::resource(ts::tma_async, ts::stages(2))]] C { float v[32][32]; };
 
 [[ts::task(ts::warps(0, 1))]]
@@ -62,7 +62,7 @@ __device__ void use(const Params &p, ts::consumer<A> a, ts::consumer<B> b, ts::c
 // load's destination (through pointer arithmetic, &m[i], or a nested
 // member); here in a k-loop nested in a tile loop.
 struct Pair2 { CUtensorMap a, b; float *dst; int tiles, k_tiles; };
-struct [[ts::resource(ts::tma_async, ts::stages(2))]] AB {
+struct [[ts::resource(ts::tma_async, ts::stages(2))]] AB { // expected-note {{declare 'AB' ts::merge}}
   float a[32][32];
   struct { float lo[16][32], hi[16][32]; } b;
   float scale[32]; // expected-note {{load 'scale' between acquire and commit, or declare ts::tx_bytes(N) with the bytes the loads deliver}}

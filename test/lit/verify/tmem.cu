@@ -37,12 +37,26 @@ __device__ void two_b(ts::owned<Acc> a, ts::owned<Acc2> b) {}
 [[ts::kernel(two_b, ts::target(ts::sm_100a))]]
 __global__ void fits(); // 384 columns: allocated 512
 
-// --- CTAs that wait for each other: alloc may block behind one of them
-struct [[ts::resource(ts::task_owned, ts::tmem(64))]] ClusterAcc {}; // expected-error {{tensor memory in a kernel whose CTAs wait for each other (a cluster) is not supported yet}}
+// --- CTAs that wait for each other: alloc may block behind one of them,
+// unless the CTAs that fit on one SM get their columns together
+struct [[ts::resource(ts::task_owned, ts::tmem(64))]] ClusterAcc {}; // expected-error {{tensor memory in a kernel whose CTAs wait for each other (a cluster): 16 of its CTAs fit on one SM, and 16 x 64 columns exceed the 512 there}}
 [[ts::task(ts::warps(0, 4))]]
 __device__ void cluster_task(ts::owned<ClusterAcc> a) {}
 [[ts::kernel(cluster_task, ts::target(ts::sm_100a), ts::cluster_shape(2))]]
-__global__ void tmem_in_cluster(); // expected-note {{tcgen05.alloc blocks while another CTA on the SM holds the columns}}
+__global__ void tmem_in_cluster(); // expected-note {{tcgen05.alloc blocks while another CTA on the SM holds the columns, and that CTA may be waiting for this one; allocate at most 32 columns (ts::tmem_capacity), or use more shared memory or threads per CTA so that fewer fit (one CTA of more than 115712 bytes of shared memory is alone on its SM)}}
+// 16 CTAs x 32 columns: every CTA on the SM gets its columns at once.
+struct [[ts::resource(ts::task_owned, ts::tmem(32))]] SmallAcc {};
+[[ts::task(ts::warps(0, 4))]]
+__device__ void small_task(ts::owned<SmallAcc> a) {}
+[[ts::kernel(small_task, ts::target(ts::sm_100a), ts::cluster_shape(2))]]
+__global__ void small_tmem_in_cluster();
+// 120000 bytes of shared memory: one CTA per SM, all 512 columns.
+struct [[ts::resource(ts::task_owned)]] Staging { char bytes[120000]; };
+struct [[ts::resource(ts::task_owned, ts::tmem(512))]] WideAcc {};
+[[ts::task(ts::warps(0, 4))]]
+__device__ void alone_task(ts::owned<WideAcc> a, ts::owned<Staging> s) {}
+[[ts::kernel(alone_task, ts::target(ts::sm_100a), ts::cluster_shape(2))]]
+__global__ void alone_on_its_sm();
 
 // --- wgmma in a Blackwell kernel
 [[ts::task(ts::warps(0, 1))]]

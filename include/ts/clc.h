@@ -46,18 +46,39 @@ __device__ __forceinline__ void try_cancel(response *r, uint64_t *bar) {
 #endif
 }
 
+/// try_cancel for a cluster: cancels a whole cluster not launched yet and
+/// writes the response into every CTA of this one (same offsets), each
+/// barrier armed by the caller.
+__device__ __forceinline__ void try_cancel_cluster(response *r, uint64_t *bar) {
+#if LIBTS_HAS_TCGEN05
+  cuda::ptx::clusterlaunchcontrol_try_cancel_multicast(r, bar);
+#else
+  (void)r;
+  (void)bar;
+  tcgen05::detail::unsupported();
+#endif
+}
+
 /// The tile a response names (the cancelled CTA's linear index), or -1
-/// when the request failed: every CTA has launched.
-__device__ __forceinline__ int decode(const response &r) {
+/// when the request failed: every CTA has launched. In a cluster the
+/// response names the cancelled cluster's first CTA: each CTA takes the
+/// one at its own place in that cluster.
+__device__ __forceinline__ int decode(const response &r, bool cluster = false) {
 #if LIBTS_HAS_TCGEN05
   const longlong2 v = *reinterpret_cast<const longlong2 *>(&r);
   if (!cuda::ptx::clusterlaunchcontrol_query_cancel_is_canceled(v))
     return -1;
   uint32_t id[4];
   cuda::ptx::clusterlaunchcontrol_query_cancel_get_first_ctaid(id, v);
+  if (cluster) {
+    id[0] += cuda::ptx::get_sreg_cluster_ctaid_x();
+    id[1] += cuda::ptx::get_sreg_cluster_ctaid_y();
+    id[2] += cuda::ptx::get_sreg_cluster_ctaid_z();
+  }
   return int(id[0] + gridDim.x * (id[1] + gridDim.y * id[2]));
 #else
   (void)r;
+  (void)cluster;
   tcgen05::detail::unsupported();
   return -1;
 #endif

@@ -201,6 +201,23 @@ __device__ __forceinline__ void arrive_on_rank(uint64_t *local_bar, unsigned cta
   (void)cta;
 #endif
 }
+/// Arms `bytes` on the barrier at `local_bar`'s offset in CTA `cta` with
+/// one arrival (release, cluster scope): a ts::clc_async queue's rank 0
+/// arms each CTA's stage for the multicast response.
+__device__ __forceinline__ void arrive_expect_tx_on_rank(uint64_t *local_bar, unsigned cta,
+                                                         unsigned bytes) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  const uint32_t remote = map_rank(local_bar, cta);
+  asm volatile("mbarrier.arrive.expect_tx.release.cluster.shared::cluster.b64 _, [%0], %1;\n"
+               :
+               : "r"(remote), "r"(bytes)
+               : "memory");
+#else
+  (void)local_bar;
+  (void)cta;
+  (void)bytes;
+#endif
+}
 __device__ __forceinline__ void arrive_remote(uint64_t *local_bar, unsigned cta) {
   arrive_on_rank<false>(local_bar, cta);
 }
@@ -270,9 +287,19 @@ __device__ __forceinline__ void hand_back(const pipe &p, unsigned index, bool re
   }
 }
 
+/// A ts::clc_async queue in a cluster: rank 0's scheduler fills every
+/// CTA's stage and every reader hands it back to rank 0, so the other
+/// ranks' empty barriers stay unused.
+__device__ __forceinline__ bool clc_follower(const pipe &p) {
+  return p.kind == pipeline_kind::clc_async && p.peers > 1 &&
+         cuda::ptx::get_sreg_cluster_ctarank() != 0;
+}
+
 /// Waits for every stage's empty barrier from the cursor on: a producer
 /// never leaves while consumers still read stages it filled.
 __device__ __forceinline__ void producer_drain(const pipe &p, cursor &c) {
+  if (clc_follower(p))
+    return;
   for (unsigned i = 0; i < p.stages; ++i) {
     wait_parity(p.empty + c.index, c.phase);
     advance(p, c);
@@ -320,6 +347,8 @@ __device__ __forceinline__ void wait_parity_watched(uint64_t *bar, unsigned phas
 }
 
 __device__ __forceinline__ void producer_drain(const pipe &p, cursor &c, const hang_site *s) {
+  if (clc_follower(p))
+    return;
   for (unsigned i = 0; i < p.stages; ++i) {
     wait_parity_watched(p.empty + c.index, c.phase, s, "empty (drain at exit)", c.index, i + 1);
     advance(p, c);

@@ -110,6 +110,8 @@ public:
   __device__ __forceinline__ stage<R> acquire() { return acquire(token(false)); }
 
   __device__ __forceinline__ stage<R> acquire(token t) {
+    if (pipe_->kind == pipeline_kind::clc_async && pipe_->peers > 1)
+      return acquire_clc_cluster();
     if (!t.ready())
       block(pipe_->empty + cur_->index, "empty");
     // No lane may run ahead of the leader's expect_tx into its TMA issue.
@@ -139,6 +141,12 @@ public:
     return token(detail::test_parity(pipe_->empty + cur_->index, cur_->phase));
   }
 
+  /// The parity the next stage's full barrier completes with, for a
+  /// producer that also reads what it filled (a CLC scheduler).
+  __device__ __forceinline__ unsigned next_full_parity() const { return cur_->phase ^ 1u; }
+  /// CTAs of the cluster that share the stages (1: this CTA's alone).
+  __device__ __forceinline__ unsigned cluster_peers() const { return pipe_->peers; }
+
   /// Publishes the stage. Threads arrive for async_async, and for
   /// async_umma after a proxy fence (the MMAs read through the async
   /// proxy); for tma_async the transaction bytes complete the phase, so
@@ -156,12 +164,37 @@ public:
       cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);
     if (threads)
       detail::arrive(pipe_->full + s.index());
+    // A CLC scheduler in a cluster read the response on lane 0 (ts/tiles.h)
+    // and hands it back to rank 0 as the consumers do.
+    else if (pipe_->kind == pipeline_kind::clc_async && pipe_->peers > 1 &&
+             detail::lane_index() == 0)
+      detail::arrive_remote(pipe_->empty + s.index(), 0);
     else if (pipe_->kind == pipeline_kind::umma_async ||
              pipe_->kind == pipeline_kind::umma_umma)
       tcgen05::commit(pipe_->full + s.index());
   }
 
 private:
+  /// A CLC queue in a cluster: rank 0's scheduler waits until every CTA's
+  /// readers handed the stage back, then lane i arms CTA i's full barrier
+  /// for the response the multicast try_cancel writes into every CTA (lane
+  /// 0 issues it); the other ranks' schedulers only take the stage.
+  __device__ __forceinline__ stage<R> acquire_clc_cluster() {
+    const bool lead = cuda::ptx::get_sreg_cluster_ctarank() == 0;
+    if (lead) {
+      block(pipe_->empty + cur_->index, "empty");
+      __syncwarp();
+      if (leader_ && detail::lane_index() < pipe_->peers)
+        detail::arrive_expect_tx_on_rank(pipe_->full + cur_->index, detail::lane_index(),
+                                         pipe_->tx_bytes);
+      __syncwarp();
+    }
+    const stage<R> s =
+        stage<R>(*pipe_, *cur_, lead && leader_ && detail::lane_index() == 0);
+    detail::advance(*pipe_, *cur_);
+    return s;
+  }
+
   /// The wait of acquire; with -debug-hangs, watched.
   __device__ __forceinline__ void block(uint64_t *bar, const char *which) {
 #ifdef LIBTS_DEBUG_HANGS
@@ -226,6 +259,8 @@ public:
   __device__ __forceinline__ token try_wait() const {
     return token(detail::test_parity(pipe_->full + cur_->index, cur_->phase));
   }
+  /// CTAs of the cluster that share the stages (1: this CTA's alone).
+  __device__ __forceinline__ unsigned cluster_peers() const { return pipe_->peers; }
 
   /// Every thread arrives on the stage's empty barrier (one lane per warp
   /// whose reads were awaited MMAs; every warp on every CTA's, for a
@@ -261,8 +296,13 @@ private:
       tcgen05::wait_ld();
       tcgen05::fence_before_thread_sync();
     }
-    if (pipe_->kind == pipeline_kind::clc_async)
+    if (pipe_->kind == pipeline_kind::clc_async) {
       clc::detail::reads_done();
+      if (pipe_->peers > 1) { // rank 0 refills every CTA's stage
+        detail::arrive_remote(pipe_->empty + index, 0);
+        return;
+      }
+    }
     if (detail::waits_store_reads(mode_))
       detail::wait_bulk_reads();
     detail::hand_back(*pipe_, index, detail::unfenced(mode_));

@@ -56,7 +56,7 @@ template <class Q> __device__ __forceinline__ int pull_tile(consumer<Q> &q) {
   const stage<Q> s = q.wait();
   int tile;
   if constexpr (is_clc_queue<Q>())
-    tile = clc::detail::decode(*s);
+    tile = clc::detail::decode(*s, q.cluster_peers() > 1);
   else
     tile = s->tile;
   q.release(s); // a CLC stage: after a proxy fence (pipeline.h)
@@ -79,12 +79,35 @@ __device__ __forceinline__ int push_tile(producer<Q> &q, Fetch &fetch) {
   return tile;
 }
 
+/// The CLC scheduler's step in a cluster: rank 0's acquire armed every
+/// CTA's stage and its lane 0 asks for a cluster to cancel; on every rank
+/// lane 0 waits for the response with the stage's parity (another CTA's
+/// request may have landed already, so no probe), reads it and hands the
+/// stage back to rank 0 at the commit.
+template <class Q> __device__ __forceinline__ int cancel_cluster_tile(producer<Q> &q) {
+  int tile = -1;
+  const unsigned parity = q.next_full_parity();
+  const stage<Q> s = q.acquire();
+  if (s.barrier().issuer())
+    clc::detail::try_cancel_cluster(s.get(), s.barrier().get());
+  if (lane_index() == 0) {
+    wait_parity(s.barrier().get(), parity);
+    tile = clc::detail::decode(*s, true);
+    clc::detail::reads_done();
+  }
+  tile = __shfl_sync(0xffffffffu, tile, 0);
+  q.commit(s);
+  return tile;
+}
+
 /// The CLC scheduler's step: acquire armed the stage's 16 bytes on lane 0,
 /// which asks for a CTA to cancel and reads the response once it landed.
 /// The phase it waits for is the one in flight, read before try_cancel can
 /// complete it.
 template <class Q> __device__ __forceinline__ int cancel_tile(producer<Q> &q) {
   int tile = -1;
+  if (q.cluster_peers() > 1)
+    return cancel_cluster_tile(q);
   const stage<Q> s = q.acquire();
   if (s.barrier().issuer()) {
     uint64_t *const bar = s.barrier().get();

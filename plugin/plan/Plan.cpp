@@ -205,6 +205,15 @@ PipelinePlan pipelinePlan(const Program &P, const Kernel &K, unsigned R,
     PP.McastMask = (1u << PP.Peers) - 1;
     PP.Counts.Empty = ConsumerWarps * PP.Peers;
   }
+  // A CLC queue in a cluster: rank 0's scheduler fills every CTA's stage
+  // with one multicast request, so rank 0's empty barrier counts every
+  // reader thread of every CTA, and each CTA's scheduler (its lane 0
+  // reads the response too).
+  if (Res.Kind == PipelineKind::ClcAsync && K.clusterCtas() > 1) {
+    PP.Peers = K.clusterCtas();
+    PP.McastMask = (1u << PP.Peers) - 1;
+    PP.Counts.Empty = (ConsumerArrivals + 1) * PP.Peers;
+  }
   return PP;
 }
 

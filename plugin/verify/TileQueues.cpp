@@ -84,14 +84,16 @@ void checkQueue(const Program &P, const Kernel &K, unsigned Q, DiagList &Out) {
            "give it ts::warps(w, 1): its lane 0 fetches each tile and the warp "
            "shares it by __shfl_sync");
     }
-  if (K.clusterCtas() > 1) {
+  if (K.clusterCtas() > 1 && R.Kind != PipelineKind::ClcAsync) {
     Diag &D = report(Out, Check::Domain, K.Loc,
                      "kernel " + quote(K.Name) +
-                         " has a cluster and a ts::tiles loop");
+                         " has a cluster and a ts::tiles loop over software "
+                         "queue " +
+                         quote(R.Name));
     note(D, K.ClusterLoc,
-         "the CTAs of a cluster would fetch different tiles; a dynamic tile "
-         "loop "
-         "needs a cluster of one CTA for now");
+         "the CTAs of a cluster would fetch different tiles; a software "
+         "queue needs a cluster of one CTA (a ts::clc_async queue on sm_100a "
+         "takes one tile per CTA of a cancelled cluster)");
   }
 }
 

@@ -118,7 +118,21 @@ TEST(TileQueues, ExtraQueueOpsAndClustersAreRefused) {
   C.B.kernel().Cluster[0] = 2;
   D = C.queueChecks();
   ASSERT_EQ(D.size(), 1u) << dump(D);
-  EXPECT_EQ(D[0].Message, "kernel 'k' has a cluster and a ts::tiles loop");
+  EXPECT_EQ(D[0].Message, "kernel 'k' has a cluster and a ts::tiles loop "
+                          "over software queue 'Next'");
+  // Cluster launch control cancels whole clusters: every CTA takes its
+  // place in one, and rank 0's empty barrier counts every CTA's readers
+  // (the MMA warps' threads) and schedulers.
+  Dynamic Clc(1, PipelineKind::ClcAsync);
+  Clc.B.kernel().Cluster[0] = 2;
+  Clc.B.kernel().Arch = TargetArch::Sm100a;
+  D = Clc.queueChecks();
+  EXPECT_TRUE(D.empty()) << dump(D);
+  KernelPlan Plan = buildPlan(Clc.B.P, Clc.B.kernel(), targetSm100a());
+  const PipelinePlan &PP = *Plan.pipeline(Clc.Q);
+  EXPECT_EQ(PP.Peers, 2u);
+  EXPECT_EQ(PP.Counts.Full, 1u);
+  EXPECT_EQ(PP.Counts.Empty, 2u * (256u + 1u));
 }
 
 TEST(TileQueues, ASchedulerBlockedOnItsReadersIsADeadlock) {

@@ -138,7 +138,7 @@ __device__ void store(const Params &p, ts::consumer<Next> next, ts::consumer<Don
 
 #ifdef CLUSTER
 [[ts::kernel(load, use, store, ts::cluster_shape(2))]] // cluster-note {{the CTAs of a cluster would fetch different tiles}}
-__global__ void dyn(const __grid_constant__ Params p); // cluster-error {{kernel 'dyn' has a cluster and a ts::tiles loop}}
+__global__ void dyn(const __grid_constant__ Params p); // cluster-error {{kernel 'dyn' has a cluster and a ts::tiles loop over software queue 'Next'}}
 #elif defined(DONE_FIRST)
 [[ts::kernel(load, use)]]
 __global__ void dyn(const __grid_constant__ Params p);

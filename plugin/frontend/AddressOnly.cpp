@@ -109,9 +109,11 @@ bool addressOnly(const Stmt *S, StagePredicate IsStage) {
     const auto *V = dyn_cast<VarDecl>(D);
     if (!V || !V->hasInit())
       return false;
+    // A scalar (an address, `s.index()`) or the stage's barrier handle
+    // holds no stage bytes unless its initialiser loads them.
     QualType T = V->getType();
-    return (T->isPointerType() || T->isReferenceType() ||
-            isWgmmaValue(V->getInit())) &&
+    return (T->isScalarType() || T->isReferenceType() ||
+            tsRecord(T, "tma_barrier") || isWgmmaValue(V->getInit())) &&
            computesAddress(V->getInit(), IsStage);
   });
 }

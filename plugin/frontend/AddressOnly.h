@@ -20,9 +20,10 @@ namespace ts {
 /// pointers, references and descriptors derived from them.
 using StagePredicate = llvm::function_ref<bool(const clang::VarDecl *)>;
 
-/// Whether S declares only variables that hold an address in a stage (a
-/// pointer, a reference or a ts::wgmma descriptor), computed without
-/// loading any value from a stage's memory.
+/// Whether S declares only variables that hold no stage bytes (a pointer,
+/// a reference, a ts::wgmma descriptor, another scalar such as
+/// `s.index()`, a `ts::tma_barrier`), computed without loading any value
+/// from a stage's memory.
 bool addressOnly(const clang::Stmt *S, StagePredicate IsStage);
 
 } // namespace ts

@@ -349,6 +349,34 @@ void checkFillerWrites(const Task &T, const Resource &Res, unsigned R,
   }
 }
 
+/// A loader's one arrival on the full barrier comes at its acquire, so
+/// nothing orders its threads' own accesses to the stage before the
+/// consumers' reads: only its loads (and address arithmetic for them) may
+/// touch the stage.
+void checkLoaderThreads(const Task &T, const Resource &Res, unsigned R,
+                        DiagList &Out) {
+  bool Loads = std::any_of(T.Ops.begin(), T.Ops.end(), [&](const Op &O) {
+    return O.Resource == R && (O.TmaLoad || O.TmaLoadMaybeSkipped);
+  });
+  for (const Op &O : T.Ops) {
+    if (!Loads) // no loader: "committed without a TMA load" says why
+      break;
+    if (O.Resource != R || O.R != Role::Producer || O.Kind != OpKind::Work ||
+        O.TmaLoad || O.TmaLoadMaybeSkipped || O.AddressOnly)
+      continue;
+    Diag &D =
+        report(Out, Check::TmaBytes, O.Loc,
+               "task " + quote(T.Name) + " loads stages of " + quote(Res.Name) +
+                   " with TMA and also accesses them with its threads");
+    note(D, O.Loc,
+         "a loader arrives on the full barrier at its acquire, before these "
+         "accesses, so consumers may read the stage first; write those "
+         "members from another producer task (with ts::merge on the "
+         "resource) or load them with TMA");
+    return;
+  }
+}
+
 /// A ts::merge stage: the thread fillers write what the TMA loads leave,
 /// so the loads may not fill the whole payload, and bytes are armed only
 /// where some task loads them.
@@ -406,6 +434,7 @@ void checkTmaBytes(const Program &P, const Kernel &K, const KernelPlan &Plan,
       }
       Produced.insert(R);
       checkBoxes(T, R, Warned, Out);
+      checkLoaderThreads(T, P.Resources[R], R, Out);
       for (const Window &W : windows(T, R, K.clusterCtas())) {
         if (!W.Loaded)
           reportUnloaded(P.Resources[R], Plan.pipeline(R)->TxBytes, W, Out);

@@ -177,6 +177,19 @@ TEST(TmaBytes, MergedStageThreadFillerMustWriteIt) {
                           "neither a TMA load nor a write into it");
 }
 
+TEST(TmaBytes, LoaderThreadsMayNotTouchTheStage) {
+  TwoMembers M;
+  M.loadB().TmaLoad = false; // the second statement stores with threads
+  M.B.P.Resources[M.T].TxBytes = 1024;
+  DiagList D = tmaBytes(M.B);
+  ASSERT_EQ(D.size(), 1u) << dump(D);
+  EXPECT_EQ(D[0].Loc, opLoc(0, 2));
+  EXPECT_EQ(D[0].Message, "task 'load' loads stages of 'Tiles' with TMA and "
+                          "also accesses them with its threads");
+  M.loadB().AddressOnly = true; // only an address for a load
+  EXPECT_TRUE(tmaBytes(M.B).empty()) << dump(tmaBytes(M.B));
+}
+
 TEST(TmaBytes, MergedStageOfThreadsAloneArmsNothing) {
   Merged M;
   M.loadA().TmaLoad = false; // now both producers fill with threads

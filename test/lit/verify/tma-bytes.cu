@@ -333,3 +333,26 @@ __device__ void use_halves(const Params &p, ts::consumer<TwoHalves> h, ts::consu
   }
 }
 [[ts::kernel(constant_ifs, use_halves)]] __global__ void halves(const __grid_constant__ Params p);
+
+// A loader's arrival comes at its acquire: its threads' own writes into the
+// stage are not ordered before the consumers' reads (the bytes may land
+// and complete the phase first), with or without ts::merge.
+struct [[ts::resource(ts::tma_async, ts::stages(2), ts::tx_bytes(4096))]] Scaled { float x[32][32]; float scale[32]; };
+[[ts::task(ts::warps(0, 1))]]
+__device__ void load_and_scale(const Params &p, ts::producer<Scaled> sc) {
+  for (auto i : ts::domain(0, p.n)) {
+    auto s = sc.acquire();
+    ts::tma::load(s->x, &p.src, {0, int(i) * 32}, s.barrier());
+    s->scale[threadIdx.x % 32] = 1.f; // expected-error {{task 'load_and_scale' loads stages of 'Scaled' with TMA and also accesses them with its threads}} expected-note {{a loader arrives on the full barrier at its acquire, before these accesses, so consumers may read the stage first; write those members from another producer task (with ts::merge on the resource) or load them with TMA}}
+    sc.commit(s);
+  }
+}
+[[ts::task(ts::warps(1, 1))]]
+__device__ void use_scaled(const Params &p, ts::consumer<Scaled> sc) {
+  for (auto i : ts::domain(0, p.n)) {
+    auto s = sc.wait();
+    p.dst[int(i)] = s->x[0][threadIdx.x % 32] * s->scale[threadIdx.x % 32];
+    sc.release(s);
+  }
+}
+[[ts::kernel(load_and_scale, use_scaled)]] __global__ void scaled(const __grid_constant__ Params p);

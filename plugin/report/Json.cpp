@@ -113,6 +113,20 @@ std::string kernelJson(const Program &P, const Kernel &K,
     if (Res.Multicast)
       RS << ",\"multicast_ctas\":"
          << (RL && RL->Barriers ? Plan.pipeline(R)->Peers : 1u);
+    if (const PipelinePlan *PP = Plan.pipeline(R)) {
+      // The plan's per-task decisions a tool may show: who arms the bytes
+      // (several loaders), who fills with threads (ts::merge), and the
+      // CTAs of a cluster a CLC queue serves.
+      for (unsigned TI : PP->Producers)
+        if (PP->Producers.size() > 1 && PP->armsTxBytes(TI))
+          RS << ",\"armed_by\":" << str(P.Tasks[TI].Name);
+      if (!PP->ThreadFillers.empty())
+        RS << ",\"thread_fillers\":"
+           << list(PP->ThreadFillers,
+                   [&](unsigned TI) { return str(P.Tasks[TI].Name); });
+      if (Res.Kind == PipelineKind::ClcAsync && PP->Peers > 1)
+        RS << ",\"cluster_ctas\":" << PP->Peers;
+    }
     return RS.str() + "}";
   });
   OS << ",\"edges\":" << list(deriveEdges(P, K), [&](const Edge &E) {

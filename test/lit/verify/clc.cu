@@ -15,6 +15,9 @@
 // RUN: %ts_device -fsyntax-only -DWIDE %s -Xclang -verify=wide
 // RUN: %ts_device -fsyntax-only -DCLUSTER %s -Xclang -verify=cluster -Xclang -plugin-arg-ts -Xclang -report | FileCheck %s --check-prefix=CLUSTER
 // RUN: %ts_device -fsyntax-only -DTX %s -Xclang -verify=tx
+// RUN: %ts_device -fsyntax-only -DCLUSTER %s -Xclang -plugin-arg-ts -Xclang -json=%t.json
+// RUN: FileCheck %s --check-prefix=JSON --input-file=%t.json
+// JSON: "name":"Next","kind":"clc_async"{{.*}}"full_arrivals":1,"empty_arrivals":66,"cluster_ctas":2}
 // ok-no-diagnostics
 // cluster-no-diagnostics
 #include <ts/ts.h>

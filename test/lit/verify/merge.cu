@@ -11,6 +11,9 @@
 // RUN: grep 'param_t<decltype(&::fill_b), 1>' %t.body | grep -c 'fill_mode::threads'
 // RUN: grep 'param_t<decltype(&::load_a), 1>' %t.body | not grep fill_mode
 // RUN: grep -c 'init_barriers(.*, 4u, 129u); // Ops.full' %t.body
+// RUN: %ts_device -fsyntax-only -DCLEAN %s -Xclang -plugin-arg-ts -Xclang -json=%t.json
+// RUN: FileCheck %s --check-prefix=JSON --input-file=%t.json
+// JSON: "name":"Ops","kind":"tma_umma"{{.*}}"full_arrivals":129,"empty_arrivals":1,"armed_by":"load_a","thread_fillers":["fill_b"]}
 // RUN: %ts_device -fsyntax-only -Xclang -verify %s
 // RUN: %ts_device -fsyntax-only -DATTRS -Xclang -verify=attrs %s
 // ok-no-diagnostics

@@ -86,6 +86,10 @@ std::string kernelReport(const Program &P, const Kernel &K,
     if (const PipelinePlan *PP = Plan.pipeline(R))
       OS << "  arrivals full " << PP->Counts.Full << " / empty "
          << PP->Counts.Empty;
+    if (const PipelinePlan *PP = Plan.pipeline(R);
+        PP && Res.Kind == PipelineKind::ClcAsync && PP->Peers > 1)
+      OS << "  cluster: rank 0 fetches for all " << PP->Peers
+         << " CTAs, every reader hands stages back to it";
     if (Res.Multicast)
       OS << (Plan.ClusterCtas > 1
                  ? "  multicast: stages filled by all " +

@@ -28,7 +28,7 @@
 // In a cluster of 2 (rank 0 fetches for both CTAs with one multicast
 // request), rank 0's empty barrier counts both CTAs' readers (the 32
 // threads of 'use') and schedulers (lane 0 each): 2 x 33.
-// CLUSTER: Next  clc_async  stages 2  payload 16 B  arrivals full 1 / empty 66
+// CLUSTER: Next  clc_async  stages 2  payload 16 B  arrivals full 1 / empty 66  cluster: rank 0 fetches for all 2 CTAs, every reader hands stages back to it
 // CLUSTER: verification: PASSED
 
 #ifdef PAYLOAD // the runtime reads the response by its type

@@ -215,6 +215,38 @@ __device__ __forceinline__ void pv(float (&o)[D / 2], const uint32_t (&p)[32], c
                    dv + uint64_t((j * 2048) >> 4), accumulate || j > 0);
 }
 
+/// A thread's two row reductions (row r: s[4g], s[4g+1]; row r + 8: s[4g+2],
+/// s[4g+3]) as trees: 5 dependent steps instead of a chain of 16.
+template <class Op>
+__device__ __forceinline__ void row_reduce(const float (&s)[64], float &x0, float &x1, Op op) {
+  float a0[8], a1[8];
+#pragma unroll
+  for (int g = 0; g < 8; ++g) {
+    a0[g] = op(op(s[8 * g], s[8 * g + 1]), op(s[8 * g + 4], s[8 * g + 5]));
+    a1[g] = op(op(s[8 * g + 2], s[8 * g + 3]), op(s[8 * g + 6], s[8 * g + 7]));
+  }
+#pragma unroll
+  for (int w = 4; w > 0; w /= 2)
+#pragma unroll
+    for (int g = 0; g < w; ++g) {
+      a0[g] = op(a0[g], a0[g + w]);
+      a1[g] = op(a1[g], a1[g + w]);
+    }
+  x0 = a0[0];
+  x1 = a1[0];
+}
+
+struct MaxOp {
+  __device__ float operator()(float a, float b) const { return fmaxf(a, b); }
+};
+struct SumOp {
+  __device__ float operator()(float a, float b) const { return a + b; }
+};
+
+/// Row maximum and sum as trees at head dim 128, as chains at 64: ptxas
+/// schedules each head dim faster that way (docs/benchmarks.md, session 29).
+constexpr bool kTreeRows = D == 128;
+
 /// Online softmax of one key block in place: s becomes exp2(s * scale_log2 -
 /// m_new * scale_log2) (fp32); m, l updated; sc = the factor for O. Thread
 /// rows: r (s[4g], s[4g+1]) and r + 8 (s[4g+2], s[4g+3]); a row lives in the
@@ -224,10 +256,17 @@ template <bool FIRST>
 __device__ __forceinline__ void softmax(float (&s)[64], float &m0, float &m1, float &l0,
                                         float &l1, float &sc0, float &sc1, float scale_log2) {
   float mx0 = m0, mx1 = m1;
+  if constexpr (kTreeRows) {
+    float t0, t1;
+    row_reduce(s, t0, t1, MaxOp());
+    mx0 = fmaxf(mx0, t0);
+    mx1 = fmaxf(mx1, t1);
+  } else {
 #pragma unroll
-  for (int g = 0; g < 16; ++g) {
-    mx0 = fmaxf(mx0, fmaxf(s[4 * g], s[4 * g + 1]));
-    mx1 = fmaxf(mx1, fmaxf(s[4 * g + 2], s[4 * g + 3]));
+    for (int g = 0; g < 16; ++g) {
+      mx0 = fmaxf(mx0, fmaxf(s[4 * g], s[4 * g + 1]));
+      mx1 = fmaxf(mx1, fmaxf(s[4 * g + 2], s[4 * g + 3]));
+    }
   }
   mx0 = fmaxf(mx0, __shfl_xor_sync(0xffffffffu, mx0, 1));
   mx1 = fmaxf(mx1, __shfl_xor_sync(0xffffffffu, mx1, 1));
@@ -250,9 +289,13 @@ __device__ __forceinline__ void softmax(float (&s)[64], float &m0, float &m1, fl
     s[4 * g + 1] = ex2(fmaf(s[4 * g + 1], scale_log2, -ms0));
     s[4 * g + 2] = ex2(fmaf(s[4 * g + 2], scale_log2, -ms1));
     s[4 * g + 3] = ex2(fmaf(s[4 * g + 3], scale_log2, -ms1));
-    r0 += s[4 * g + 0] + s[4 * g + 1];
-    r1 += s[4 * g + 2] + s[4 * g + 3];
+    if constexpr (!kTreeRows) {
+      r0 += s[4 * g + 0] + s[4 * g + 1];
+      r1 += s[4 * g + 2] + s[4 * g + 3];
+    }
   }
+  if constexpr (kTreeRows)
+    row_reduce(s, r0, r1, SumOp());
   l0 = FIRST ? r0 : fmaf(l0, sc0, r0);
   l1 = FIRST ? r1 : fmaf(l1, sc1, r1);
   m0 = mx0;

@@ -29,7 +29,7 @@
 // MIX-NEXT: FMNMX 68 68
 // MIX-NEXT: FMUL 66 66
 // MIX-NEXT: MUFU 66 66
-// MIX-NEXT: FADD 64 64
+// MIX-NEXT: FADD 62 62
 // MIX: HGMMA 16 16
 // MIX: WARPGROUP 4 4
 // The control: without keep_live ptxas waits for PV before the softmax.

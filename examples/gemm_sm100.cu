@@ -25,12 +25,21 @@
 //   until a request fails. A CTA that runs early or fast takes more tiles,
 //   with no workspace and no host-side scheduling.
 //
-// Not yet: 2-CTA MMA (cta_group::2), a TMA-store epilogue.
+// - -DGEMM_SM100_PAIR: 2-CTA MMA. Clusters of two CTAs compute 256 x 256
+//   tiles: each CTA loads 128 rows of A and 128 of B into its own stage,
+//   rank 0's MMA warp issues m256n256 MMAs (tcgen05 cta_group::2) over both
+//   CTAs' stages into both CTAs' tensor memory, and each CTA's epilogue
+//   stores its 128 rows. The resources say ts::cta_pair; the plan routes
+//   both halves' bytes to rank 0's barrier, runs `mma` on rank 0 only and
+//   counts both epilogues on rank 0's accumulator barrier.
+//
+// Not yet: a TMA-store epilogue.
 //
 // Build (clang 19 does not know sm_100a; nvcc compiles the rewrite):
 //   libts-nvcc -gencode=arch=compute_100a,code=sm_100a -O3 -I include examples/gemm_sm100.cu
 //   ./gemm_sm100 [M N K = 4096 4096 4096]
 // libts-target: sm_100a
+// libts-variant: pair -DGEMM_SM100_PAIR
 // gpu-run: skip (sm_100a: no Blackwell GPU here; compile-verified only)
 #include <ts/ts.h>
 #include <ts/tensor_map.h>
@@ -45,45 +54,64 @@
 
 namespace gemm100 {
 
-constexpr int BM = 128, BN = 256, BK = 64; // BK: one 128-byte swizzle row of bf16
-constexpr int kChunk = 8;                  // epilogue: columns per tcgen05.ld
+#ifdef GEMM_SM100_PAIR
+constexpr int kCtas = 2; // CTAs per tile
+#define GEMM_SM100_PAIRED , ts::cta_pair
+#define GEMM_SM100_CLUSTER , ts::cluster_shape(2)
+#else
+constexpr int kCtas = 1;
+#define GEMM_SM100_PAIRED
+#define GEMM_SM100_CLUSTER
+#endif
+
+// One CTA's share of a (kCtas * BM) x BN tile: BM rows of A and of the
+// accumulator, BN / kCtas rows of B. BK: one 128-byte swizzle row of bf16.
+constexpr int BM = 128, BN = 256, BK = 64, BNL = BN / kCtas;
+constexpr int kChunk = 8; // epilogue: columns per tcgen05.ld
 
 struct Params {
   ts::tma::map<__nv_bfloat16, BM, BK> a; // 128 rows x 64 of K
-  ts::tma::map<__nv_bfloat16, BN, BK> b; // 256 rows x 64 of K
+  ts::tma::map<__nv_bfloat16, BNL, BK> b; // 256 / kCtas rows x 64 of K
   __nv_bfloat16 *c;
   int n;       // columns of C
   int k_tiles; // K / 64
-  int units_m; // M / 128
-  int units;   // tiles: units_m * N / 256
+  int units_m; // M / (128 kCtas)
+  int units;   // CTAs: kCtas * units_m * N / 256
 };
 
 /// One operand stage, filled by TMA, read by the MMAs.
-struct [[ts::resource(ts::tma_umma, ts::stages(4), ts::swizzled)]] Operands {
-  __nv_bfloat16 a[BM * BK]; // 16 KiB
-  __nv_bfloat16 b[BN * BK]; // 32 KiB
+struct [[ts::resource(ts::tma_umma, ts::stages(4), ts::swizzled GEMM_SM100_PAIRED)]] Operands {
+  __nv_bfloat16 a[BM * BK];  // 16 KiB
+  __nv_bfloat16 b[BNL * BK]; // 32 KiB (a pair: 16 KiB, each CTA half of B)
 };
 
-/// The accumulator of one 128 x 256 tile: 256 fp32 columns of 128 lanes.
-struct [[ts::resource(ts::umma_async, ts::stages(2), ts::tmem(BN))]] Accum {};
+/// This CTA's 128 rows of a tile's accumulator: 256 fp32 columns of 128
+/// lanes.
+struct [[ts::resource(ts::umma_async, ts::stages(2), ts::tmem(BN) GEMM_SM100_PAIRED)]] Accum {};
 
 /// The tile queue: each stage holds one try_cancel response.
 struct [[ts::resource(ts::clc_async, ts::stages(2))]] Next : ts::clc::response {};
-/// Tile u's M- and N-block: M-blocks down a column, then the next column.
-__device__ __forceinline__ void tile_coords(const Params &p, int u, int &mb, int &nb) {
-  mb = u % p.units_m;
-  nb = u / p.units_m;
+/// Tile t's M-block (kCtas * BM rows) and N-block: M-blocks down a column,
+/// then the next column.
+__device__ __forceinline__ void tile_coords(const Params &p, int t, int &mb, int &nb) {
+  mb = t % p.units_m;
+  nb = t / p.units_m;
 }
+
+/// This CTA's half of a pair's tile: its BM rows of A and C, its BNL rows
+/// of B (0 without pairs).
+__device__ __forceinline__ int pair_rank() { return kCtas > 1 ? int(ts::cluster::rank()) : 0; }
 
 [[ts::task(ts::warps(0, 1))]]
 __device__ void load(const Params &p, ts::producer<Next> next, ts::producer<Operands> ops) {
+  const int rank = pair_rank();
   for (int u : ts::tiles(next)) { // this CTA's tile, then those it cancels
     int mb, nb;
-    tile_coords(p, u, mb, nb);
+    tile_coords(p, u / kCtas, mb, nb); // a pair's CTAs u share tile u / 2
     for (auto k : ts::domain(0, p.k_tiles).nonempty()) { // K > 0: the host checks
       auto s = ops.acquire();
-      ts::tma::load(s->a, &p.a, {int(k) * BK, mb * BM}, s.barrier());
-      ts::tma::load(s->b, &p.b, {int(k) * BK, nb * BN}, s.barrier());
+      ts::tma::load(s->a, &p.a, {int(k) * BK, (mb * kCtas + rank) * BM}, s.barrier());
+      ts::tma::load(s->b, &p.b, {int(k) * BK, nb * BN + rank * BNL}, s.barrier());
       ops.commit(s);
     }
   }
@@ -92,7 +120,7 @@ __device__ void load(const Params &p, ts::producer<Next> next, ts::producer<Oper
 [[ts::task(ts::warps(1, 1))]]
 __device__ void mma(const Params &p, ts::consumer<Next> next, ts::consumer<Operands> ops,
                     ts::producer<Accum> accum) {
-  constexpr uint32_t kIdesc = ts::tcgen05::idesc_bf16(BM, BN);
+  constexpr uint32_t kIdesc = ts::tcgen05::idesc_bf16(kCtas * BM, BN);
   for (int u : ts::tiles(next)) {
     (void)u; // the MMAs read whatever tile the loads brought
     auto acc = accum.acquire(); // the epilogue has read this stage's last tile
@@ -113,11 +141,12 @@ __device__ void mma(const Params &p, ts::consumer<Next> next, ts::consumer<Opera
 [[ts::task(ts::warps(4, 4))]]
 __device__ void epilogue(const Params &p, ts::consumer<Next> next, ts::consumer<Accum> accum) {
   const unsigned lane_base = (threadIdx.x / 32 % 4) * 32; // this warp's TMEM lanes
+  const int rank = pair_rank();
   for (int u : ts::tiles(next)) {
     int mb, nb;
-    tile_coords(p, u, mb, nb);
+    tile_coords(p, u / kCtas, mb, nb);
     auto acc = accum.wait();
-    const int row = mb * BM + int(lane_base + threadIdx.x % 32);
+    const int row = (mb * kCtas + rank) * BM + int(lane_base + threadIdx.x % 32);
     __nv_bfloat16 *const out = p.c + size_t(row) * p.n + size_t(nb) * BN;
     // Four loads in flight, then one wait: 32 columns per round.
     for (int j = 0; j < BN / kChunk; j += 4) {
@@ -141,21 +170,21 @@ __device__ void epilogue(const Params &p, ts::consumer<Next> next, ts::consumer<
   }
 }
 
-[[ts::kernel(load, mma, epilogue, ts::target(ts::sm_100a))]]
+[[ts::kernel(load, mma, epilogue, ts::target(ts::sm_100a) GEMM_SM100_CLUSTER)]]
 __global__ void gemm_kernel(const __grid_constant__ Params p);
 
 } // namespace gemm100
 
-/// Launches C = A x B^T. M % 128, N % 256 and K % 64 must be 0; anything
-/// else is refused with a message.
+/// Launches C = A x B^T. M % (128 kCtas), N % 256 and K % 64 must be 0;
+/// anything else is refused with a message.
 cudaError_t gemm_sm100_libts(const __nv_bfloat16 *A, const __nv_bfloat16 *B, __nv_bfloat16 *C,
                              int M, int N, int K, cudaStream_t s) {
   using namespace gemm100;
-  if (M <= 0 || N <= 0 || K <= 0 || M % BM || N % BN || K % BK) {
+  if (M <= 0 || N <= 0 || K <= 0 || M % (kCtas * BM) || N % BN || K % BK) {
     std::fprintf(stderr,
                  "gemm_sm100_libts: unsupported shape M=%d N=%d K=%d: M must be a positive "
                  "multiple of %d, N of %d, K of %d\n",
-                 M, N, K, BM, BN, BK);
+                 M, N, K, kCtas * BM, BN, BK);
     return cudaErrorInvalidValue;
   }
   Params p;
@@ -167,9 +196,10 @@ cudaError_t gemm_sm100_libts(const __nv_bfloat16 *A, const __nv_bfloat16 *B, __n
   p.c = C;
   p.n = N;
   p.k_tiles = K / BK;
-  p.units_m = M / BM;
-  p.units = p.units_m * (N / BN);
-  // One CTA per tile: those that start first cancel the rest (ts/clc.h).
+  p.units_m = M / (kCtas * BM);
+  p.units = kCtas * p.units_m * (N / BN);
+  // One CTA (a pair: one cluster) per tile: those that start first cancel
+  // the rest (ts/clc.h).
   return ts::launch<gemm_kernel>(dim3(p.units), s, p);
 }
 

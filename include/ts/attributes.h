@@ -80,6 +80,15 @@ struct merge_t { int unused; };
 /// complete it; one empty barrier).
 inline constexpr merge_t merge{0};
 
+struct cta_pair_t { int unused; };
+/// A ts::tma_umma or ts::umma_async resource of a CTA pair (sm_100a, a
+/// ts::cluster_shape(2) kernel): rank 0 issues MMAs of up to M = 256 that
+/// read both CTAs' operand stages and write both CTAs' tensor memory
+/// (tcgen05 cta_group::2). Each CTA loads its half of a stage; the plan
+/// routes both halves' bytes to rank 0's barrier and runs the MMA task on
+/// rank 0 only. Every tcgen05 resource of the kernel is paired or none is.
+inline constexpr cta_pair_t cta_pair{0};
+
 struct warps_t { int first; int count; };
 /// The task runs on warps [first, first + count) of the block.
 constexpr warps_t warps(int first, int count) { return {first, count}; }

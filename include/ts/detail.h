@@ -287,6 +287,12 @@ __device__ __forceinline__ void hand_back(const pipe &p, unsigned index, bool re
   }
 }
 
+/// A TMA stage of a CTA pair (ts::cta_pair): both CTAs load their halves,
+/// whose bytes complete on rank 0's full barrier.
+__device__ __forceinline__ bool pair_stage(const pipe &p) {
+  return p.kind == pipeline_kind::tma_umma && p.peers > 1;
+}
+
 /// A ts::clc_async queue in a cluster: rank 0's scheduler fills every
 /// CTA's stage and every reader hands it back to rank 0, so the other
 /// ranks' empty barriers stay unused.

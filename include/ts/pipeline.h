@@ -17,13 +17,16 @@ namespace ts {
 /// that issues the copies, so multi-warp producer tasks load each byte once.
 class tma_barrier {
 public:
-  __device__ __forceinline__ tma_barrier(uint64_t *bar, bool issuer, unsigned mask = 1)
-      : bar_(bar), issuer_(issuer), mask_(mask) {}
+  __device__ __forceinline__ tma_barrier(uint64_t *bar, bool issuer, unsigned mask = 1,
+                                         bool pair = false)
+      : bar_(bar), issuer_(issuer), mask_(mask), pair_(pair) {}
   __device__ __forceinline__ uint64_t *get() const { return bar_; }
   __device__ __forceinline__ bool issuer() const { return issuer_; }
   /// CTAs (bit i: rank i) whose same stage a multicast load fills: every
   /// CTA of the cluster for a ts::multicast resource, else 1.
   __device__ __forceinline__ unsigned mask() const { return mask_; }
+  /// A CTA pair's stage (ts::cta_pair): the bytes land on rank 0's barrier.
+  __device__ __forceinline__ bool pair() const { return pair_; }
   /// For hand-written PTX that takes the barrier's address.
   __device__ __forceinline__ operator uint64_t *() const { return bar_; }
 
@@ -31,6 +34,7 @@ private:
   uint64_t *bar_;
   bool issuer_;
   unsigned mask_;
+  bool pair_;
 };
 
 /// One stage of a pipelined resource: the payload in shared memory, its
@@ -42,14 +46,16 @@ public:
   /// (`ts::stage<R> prev; ... prev = s;`): it holds no stage until the
   /// first assignment, and the verifier rejects a hand-back before it.
   __device__ __forceinline__ stage()
-      : payload_(nullptr), index_(0), full_(nullptr), issuer_(false), mask_(1), tmem_(0) {}
+      : payload_(nullptr), index_(0), full_(nullptr), issuer_(false), mask_(1), pair_(false),
+        tmem_(0) {}
   __device__ __forceinline__ stage(R *payload, unsigned index, uint64_t *full, bool issuer,
-                                   unsigned mask = 1)
-      : payload_(payload), index_(index), full_(full), issuer_(issuer), mask_(mask), tmem_(0) {}
+                                   unsigned mask = 1, bool pair = false)
+      : payload_(payload), index_(index), full_(full), issuer_(issuer), mask_(mask), pair_(pair),
+        tmem_(0) {}
   /// The stage at cursor `c` of pipe `p`.
   __device__ __forceinline__ stage(const detail::pipe &p, const detail::cursor &c, bool issuer)
       : stage(reinterpret_cast<R *>(p.data + c.index * p.stride), c.index, p.full + c.index,
-              issuer, p.mcast_mask) {
+              issuer, p.mcast_mask, detail::pair_stage(p)) {
     tmem_ = p.tmem + c.index * p.tmem_stride;
   }
 
@@ -58,7 +64,7 @@ public:
   __device__ __forceinline__ R *get() const { return payload_; }
   __device__ __forceinline__ unsigned index() const { return index_; }
   __device__ __forceinline__ tma_barrier barrier() const {
-    return tma_barrier(full_, issuer_, mask_);
+    return tma_barrier(full_, issuer_, mask_, pair_);
   }
   /// A ts::umma_async stage: the tensor-memory address of its lane 0,
   /// first column (the MMAs' accumulator, what tcgen05.ld reads).
@@ -70,6 +76,7 @@ private:
   uint64_t *full_;
   bool issuer_;
   unsigned mask_;
+  bool pair_;
   unsigned tmem_;
 };
 
@@ -127,9 +134,12 @@ public:
     // reads of it (the wait above).
     if (pipe_->kind == pipeline_kind::umma_async || pipe_->kind == pipeline_kind::umma_umma)
       tcgen05::fence_after_thread_sync();
-    if (issuer && fill_ == detail::fill_mode::arms)
+    // A CTA pair's stage completes on rank 0's barrier alone: rank 0 arms
+    // both halves' bytes, the other rank only loads.
+    const bool arrives = issuer && (!detail::pair_stage(*pipe_) || detail::cta_rank() == 0);
+    if (arrives && fill_ == detail::fill_mode::arms)
       detail::arrive_expect_tx(pipe_->full + cur_->index, pipe_->tx_bytes);
-    else if (issuer)
+    else if (arrives)
       detail::arrive(pipe_->full + cur_->index);
     const stage<R> s = stage<R>(*pipe_, *cur_, issuer);
     detail::advance(*pipe_, *cur_);
@@ -295,6 +305,11 @@ private:
     if (pipe_->kind == pipeline_kind::umma_async) {
       tcgen05::wait_ld();
       tcgen05::fence_before_thread_sync();
+      // A pair's accumulator: rank 0's MMA task refills both CTAs' halves.
+      if (pipe_->peers > 1) {
+        detail::arrive_remote(pipe_->empty + index, 0);
+        return;
+      }
     }
     if (pipe_->kind == pipeline_kind::clc_async) {
       clc::detail::reads_done();

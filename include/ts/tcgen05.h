@@ -2,7 +2,10 @@
 // shared-memory descriptors into TMEM accumulators, its commit to an
 // mbarrier, accumulator loads, the tcgen05 fences, and the allocation the
 // generated kernel body makes for the plan's ts::tmem resources. Facts and
-// sources: docs/blackwell-facts.md. Everything here is cta_group::1.
+// sources: docs/blackwell-facts.md. The CTA group is one per file:
+// LIBTS_CTA_GROUP, 1 unless the rewrite of a file whose kernel uses CTA
+// pairs (ts::cta_pair) defines it as 2 (ptxas takes one group per kernel,
+// dead branches included, so it cannot be a runtime choice).
 //
 // Only nvcc compiles these for sm_100a (-gencode=arch=compute_100a,
 // code=sm_100a); elsewhere the device functions trap, as ts/wgmma.h does
@@ -18,8 +21,23 @@
 #define LIBTS_HAS_TCGEN05 0
 #endif
 
+#ifndef LIBTS_CTA_GROUP
+#define LIBTS_CTA_GROUP 1
+#endif
+#if LIBTS_CTA_GROUP != 1 && LIBTS_CTA_GROUP != 2
+#error "LIBTS_CTA_GROUP is 1 or 2"
+#endif
+#define LIBTS_TCGEN05_STR2(x) #x
+#define LIBTS_TCGEN05_STR(x) LIBTS_TCGEN05_STR2(x)
+/// ".cta_group::1" or ".cta_group::2", spliced into the asm strings.
+#define LIBTS_CTA_GROUP_PTX ".cta_group::" LIBTS_TCGEN05_STR(LIBTS_CTA_GROUP)
+
 namespace ts {
 namespace tcgen05 {
+
+/// CTAs one MMA spans: 2 for a pair (M up to 256 across both CTAs' tensor
+/// memory, issued by rank 0), else 1.
+constexpr unsigned cta_group = LIBTS_CTA_GROUP;
 
 namespace detail {
 __device__ __forceinline__ void unsupported() {
@@ -73,7 +91,7 @@ __device__ __forceinline__ void mma_bf16(uint32_t d_tmem, uint64_t desc_a, uint6
     asm volatile("{\n"
                  ".reg .pred p;\n"
                  "setp.ne.b32 p, %4, 0;\n"
-                 "tcgen05.mma.cta_group::1.kind::f16 [%0], %1, %2, %3, p;\n"
+                 "tcgen05.mma" LIBTS_CTA_GROUP_PTX ".kind::f16 [%0], %1, %2, %3, p;\n"
                  "}\n" ::"r"(d_tmem),
                  "l"(desc_a), "l"(desc_b), "r"(idesc), "r"(int(accumulate))
                  : "memory");
@@ -92,7 +110,7 @@ __device__ __forceinline__ void mma_bf16_ts(uint32_t d_tmem, uint32_t a_tmem, ui
     asm volatile("{\n"
                  ".reg .pred p;\n"
                  "setp.ne.b32 p, %4, 0;\n"
-                 "tcgen05.mma.cta_group::1.kind::f16 [%0], [%1], %2, %3, p;\n"
+                 "tcgen05.mma" LIBTS_CTA_GROUP_PTX ".kind::f16 [%0], [%1], %2, %3, p;\n"
                  "}\n" ::"r"(d_tmem),
                  "r"(a_tmem), "l"(desc_b), "r"(idesc), "r"(int(accumulate))
                  : "memory");
@@ -103,9 +121,17 @@ __device__ __forceinline__ void mma_bf16_ts(uint32_t d_tmem, uint32_t a_tmem, ui
 
 /// One arrival on `bar` once every tcgen05 operation lane 0 issued before
 /// has completed (the MMAs' reads of shared memory and writes of tensor
-/// memory); lane 0 of the calling warp commits, as it issued them.
+/// memory); lane 0 of the calling warp commits, as it issued them. In a
+/// CTA pair one arrival lands on `bar`'s offset in each CTA of the pair:
+/// the MMAs read both CTAs' stages and write both CTAs' tensor memory.
 __device__ __forceinline__ void commit(uint64_t *bar) {
-#if LIBTS_HAS_TCGEN05
+#if LIBTS_HAS_TCGEN05 && LIBTS_CTA_GROUP == 2
+  if (detail::issuing_lane())
+    asm volatile("tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::"
+                 "cluster.b64 [%0], %1;\n" ::"r"(detail::smem_address(bar)),
+                 "h"(uint16_t(0x3))
+                 : "memory");
+#elif LIBTS_HAS_TCGEN05
   if (detail::issuing_lane())
     asm volatile(
         "tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%0];\n" ::"r"(
@@ -178,8 +204,8 @@ template <unsigned Cols> __device__ __forceinline__ void tmem_alloc(uint32_t *sl
   static_assert(Cols >= 32 && Cols <= 512 && (Cols & (Cols - 1)) == 0,
                 "tcgen05.alloc takes a power of two from 32 to 512 columns");
 #if LIBTS_HAS_TCGEN05
-  asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], %1;\n"
-               "tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;\n" ::"r"(
+  asm volatile("tcgen05.alloc" LIBTS_CTA_GROUP_PTX ".sync.aligned.shared::cta.b32 [%0], %1;\n"
+               "tcgen05.relinquish_alloc_permit" LIBTS_CTA_GROUP_PTX ".sync.aligned;\n" ::"r"(
                    tcgen05::detail::smem_address(slot)),
                "n"(Cols)
                : "memory");
@@ -200,7 +226,8 @@ __device__ __forceinline__ uint32_t tmem_base(const uint32_t *slot) {
 template <unsigned Cols> __device__ __forceinline__ void tmem_free(uint32_t base) {
   tcgen05::fence_after_thread_sync();
 #if LIBTS_HAS_TCGEN05
-  asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, %1;\n" ::"r"(base), "n"(Cols)
+  asm volatile("tcgen05.dealloc" LIBTS_CTA_GROUP_PTX ".sync.aligned.b32 %0, %1;\n" ::"r"(base),
+               "n"(Cols)
                : "memory");
 #endif
 }

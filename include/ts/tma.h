@@ -38,6 +38,40 @@ template <int N> __device__ __forceinline__ coords<N> narrow(const int64_t (&c)[
   return r;
 }
 
+/// A load into a CTA pair's stage (ts::cta_pair): the box lands in this
+/// CTA's stage and its bytes complete on rank 0's full barrier, which
+/// rank 0 armed for both halves (the .cta_group::2 form with the barrier's
+/// cluster address).
+template <int N>
+__device__ __forceinline__ void load_to_pair_leader(void *dst, const CUtensorMap *map,
+                                                    const int32_t (&c)[N], uint64_t *bar) {
+  static_assert(N >= 1 && N <= 5, "TMA boxes have 1 to 5 dimensions");
+#if LIBTS_HAS_TCGEN05
+  const uint32_t d = tcgen05::detail::smem_address(dst);
+  const uint32_t b = ::ts::detail::map_rank(bar, 0);
+#define LIBTS_PAIR_LOAD(DIM, COORDS, ...)                                                      \
+  asm volatile("cp.async.bulk.tensor." DIM ".cta_group::2.shared::cluster.global.mbarrier::"     \
+               "complete_tx::bytes [%0], [%1, {" COORDS "}], [%2];\n" ::"r"(d),                   \
+               "l"(map), "r"(b), __VA_ARGS__                                                     \
+               : "memory")
+  if constexpr (N == 1)
+    LIBTS_PAIR_LOAD("1d", "%3", "r"(c[0]));
+  else if constexpr (N == 2)
+    LIBTS_PAIR_LOAD("2d", "%3, %4", "r"(c[0]), "r"(c[1]));
+  else if constexpr (N == 3)
+    LIBTS_PAIR_LOAD("3d", "%3, %4, %5", "r"(c[0]), "r"(c[1]), "r"(c[2]));
+  else if constexpr (N == 4)
+    LIBTS_PAIR_LOAD("4d", "%3, %4, %5, %6", "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
+  else
+    LIBTS_PAIR_LOAD("5d", "%3, %4, %5, %6, %7", "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]),
+                    "r"(c[4]));
+#undef LIBTS_PAIR_LOAD
+#else
+  (void)dst, (void)map, (void)c, (void)bar;
+  tcgen05::detail::unsupported();
+#endif
+}
+
 /// cp.async.bulk.tensor in im2col mode (PTX ISA 8.0; CCCL's cuda::ptx has
 /// no im2col form): N coordinates, N - 2 16-bit offsets.
 template <int N>
@@ -76,7 +110,11 @@ __device__ __forceinline__ void im2col(void *dst, const CUtensorMap *map, const 
 template <int N>
 __device__ __forceinline__ void load(void *smem_dst, const CUtensorMap *map, const int64_t (&c)[N],
                                      tma_barrier bar) {
-  if (bar.issuer())
+  if (!bar.issuer())
+    return;
+  if (bar.pair())
+    detail::load_to_pair_leader(smem_dst, map, detail::narrow(c).v, bar.get());
+  else
     cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_cluster, cuda::ptx::space_global, smem_dst,
                                     map, detail::narrow(c).v, bar.get());
 }

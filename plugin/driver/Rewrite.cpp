@@ -81,6 +81,11 @@ std::string rewriteMainFile(const MainFile &F, const Program &P,
   // with different values is an incompatible redefinition, not a kernel
   // silently laid out for other shapes.
   std::string Out = "#define __LIBTS_GENERATED__ 1\n" + restateMacros(F.Macros);
+  // ptxas takes one tcgen05 CTA group per kernel, so the runtime's is a
+  // compile-time choice; verify/PairFile.cpp keeps a file's kernels in one.
+  if (std::any_of(R.Kernels.begin(), R.Kernels.end(),
+                  [](const auto &KR) { return KR->Plan.CtaGroup == 2; }))
+    Out += "#define LIBTS_CTA_GROUP 2\n";
   // The clang driver's own CUDA wrapper header is not the user's.
   for (const std::string &Inc : F.Includes)
     if (Inc.rfind("__clang_", 0) != 0)

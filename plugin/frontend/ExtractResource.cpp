@@ -111,6 +111,11 @@ void Extractor::resourceOption(const Expr *E, Resource &R, ResourceSeen &Seen) {
       R.Merge = true;
       R.MergeLoc = toHandle(L);
     }
+  } else if (tsRecord(T, "cta_pair_t")) {
+    if (firstTime(Seen.Given, "ts::cta_pair", L)) {
+      R.Pair = true;
+      R.PairLoc = toHandle(L);
+    }
   } else if (tsRecord(T, "multicast_t")) {
     if (firstTime(Seen.Given, "ts::multicast", L)) {
       R.Multicast = true;
@@ -122,7 +127,7 @@ void Extractor::resourceOption(const Expr *E, Resource &R, ResourceSeen &Seen) {
           "ts::turns, ts::tma_umma, ts::umma_async, ts::clc_async, "
           "ts::async_umma, ts::umma_umma, ts::stages(N), ts::tx_bytes(B), "
           "ts::align(B), ts::swizzled, "
-          "ts::multicast, ts::fork, ts::merge or ts::tmem(N)");
+          "ts::multicast, ts::fork, ts::merge, ts::cta_pair or ts::tmem(N)");
   }
 }
 
@@ -275,6 +280,7 @@ void Extractor::resourceConsistency(const SeenAttr &A, const CXXRecordDecl *RD,
           "ts::merge and ts::multicast together are not supported",
           "a multicast stage is filled by every CTA's loads; fill the "
           "thread-written members in a separate resource");
+  pairConsistency(R, Seen);
   if (Seen.Kind && R.Multicast && R.Kind != PipelineKind::TmaAsync)
     error(
         fromHandle(R.MulticastLoc),
@@ -292,6 +298,29 @@ bool isClcResponse(QualType T) {
   return B && B->getQualifiedNameAsString() == "ts::clc::response";
 }
 } // namespace
+
+void Extractor::pairConsistency(const Resource &R, const ResourceSeen &Seen) {
+  if (!Seen.Kind || !R.Pair)
+    return;
+  SourceLocation L = fromHandle(R.PairLoc);
+  if (R.Kind != PipelineKind::TmaUmma && R.Kind != PipelineKind::UmmaAsync) {
+    error(L,
+          std::string("ts::cta_pair applies only to ts::tma_umma and "
+                      "ts::umma_async resources, not ts::") +
+              pipelineKindName(R.Kind),
+          "a pair splits the MMA's operand stages and its accumulator "
+          "between two CTAs; other resources stay per CTA");
+    return;
+  }
+  const char *Group = R.Fork ? "ts::fork" : R.Merge ? "ts::merge" : nullptr;
+  if (Group)
+    error(L,
+          std::string("ts::cta_pair and ") + Group +
+              " together are not supported",
+          "a paired stage is read by rank 0's MMAs only and filled by TMA "
+          "loads only; give the other readers or writers a resource of "
+          "their own");
+}
 
 void Extractor::clcConsistency(const CXXRecordDecl *RD, const Resource &R,
                                const ResourceSeen &Seen) {

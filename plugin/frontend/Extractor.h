@@ -40,6 +40,9 @@ private:
   /// ts::tmem on a kind or payload that cannot live in tensor memory.
   void tmemConsistency(const SeenAttr &A, const clang::CXXRecordDecl *RD,
                        const Resource &R, const ResourceSeen &Seen);
+  /// ts::cta_pair only on the tcgen05 kinds a pair splits, and not with
+  /// the groups whose counts a pair would change.
+  void pairConsistency(const Resource &R, const ResourceSeen &Seen);
   /// A ts::clc_async payload is exactly a ts::clc::response, and only its
   /// payload is one (the runtime reads the response by the type).
   void clcConsistency(const clang::CXXRecordDecl *RD, const Resource &R,

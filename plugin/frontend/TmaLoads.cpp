@@ -278,6 +278,9 @@ bool TmaLoads::visitCallExpr(CallExpr *C) {
   L.Box.Times = In.Alternative ? 0 : Times.value_or(0);
   L.Box.UnalikeBranches = In.Unalike;
   L.Box.Multicast = L.Multicast;
+  L.Box.Im2col = F->getName() == "load_im2col";
+  if (F->getName() == "load" && C->getNumArgs() == 4)
+    L.Box.Coords = readsOf(Ctx, {C->getArg(2)});
   L.PerWarp = F->getName() == "load_with_barrier";
   if (L.Multicast && C->getNumArgs() == 4) {
     // (dst, &map, {c0, ...}, barrier)

@@ -207,7 +207,7 @@ private:
       OS << "  const ::ts::detail::pipe ts_pipe_" << R.Resource << "{ts_smem + "
          << R.DataOffset << ", " << R.StageStride << "u, " << Res.Stages
          << "u, " << barPtr(R.FullBarOffset) << ", " << barPtr(R.EmptyBarOffset)
-         << ", " << Plan.pipeline(R.Resource)->TxBytes << "u, "
+         << ", " << Plan.pipeline(R.Resource)->armedBytes() << "u, "
          << kindSpelling(Res.Kind);
       const PipelinePlan &PP = *Plan.pipeline(R.Resource);
       const TmemRegion *TR = Plan.Tmem.find(R.Resource);
@@ -383,6 +383,13 @@ private:
       Args.push_back(pipelineHandle(TI, TP, Handle, In, Drains));
     }
     firstTurns(TI, In);
+    // A CTA pair's MMA task runs on rank 0, its drains with it: the other
+    // rank's barriers of its stages stay unused (plan/Plan.cpp).
+    bool Leads = Plan.leadsPair(TI);
+    if (Leads) {
+      OS << In << "if (::ts::detail::cta_rank() == 0u) { // the pair's MMAs\n";
+      In += "  ";
+    }
     OS << In;
     if (T.Cta)
       OS << "if (::ts::detail::cta_rank() == " << *T.Cta << "u) ";
@@ -396,6 +403,8 @@ private:
       Drains.push_back("::ts::detail::wait_bulk_reads();");
     for (const std::string &D : Drains)
       OS << In << D << "\n";
+    if (Leads)
+      OS << In.substr(2) << "}\n";
     if (!Keyword.empty())
       OS << Indent << "}\n";
   }

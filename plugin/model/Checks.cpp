@@ -90,8 +90,12 @@ const std::vector<CheckInfo> &checkTable() {
        "ts-pdl"},
       {Check::Cluster, "ts-cluster", true,
        "TMA multicast fills only ts::multicast resources, every CTA of the "
-       "kernel's "
-       "cluster with its own share, and those CTAs run the same trip counts",
+       "kernel's cluster with its own share, and those CTAs run the same "
+       "trip counts; a ts::cta_pair kernel is a cluster of two whose tcgen05 "
+       "resources are all paired, whose CTAs each load their own half and run "
+       "the same trip counts, whose MMA task (rank 0 only) touches only "
+       "paired stages and a CLC queue, and whose file holds no one-CTA "
+       "tcgen05 kernel",
        "ts-cluster"},
       {Check::Domain, "ts-domain", true,
        "tasks exchanging stages run the same trip count (or differ by a known "

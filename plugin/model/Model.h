@@ -90,6 +90,10 @@ struct Resource {
   /// threads (each thread arrives on the full barrier at the commit).
   bool Merge = false;
   SourceHandle MergeLoc = 0;
+  /// ts::cta_pair: a tcgen05 resource of a CTA pair (cta_group::2 MMAs
+  /// issued by rank 0 over both CTAs' stages and tensor memory).
+  bool Pair = false;
+  SourceHandle PairLoc = 0;
   /// The payload's members, in order (empty when the payload has base
   /// classes): TMA loads must fill each one when the bytes are the payload's.
   struct Field {
@@ -217,6 +221,10 @@ struct TmaLoadBox {
   std::string Suggest; ///< The ts::tma::map type the destination's shape gives.
   uint64_t Times = 0;  ///< How often it runs on every path (0: may be skipped).
   bool Multicast = false; ///< load_multicast: a box from every CTA arrives.
+  bool Im2col = false;    ///< load_im2col.
+  /// What a tile-mode load's coordinates read: each CTA of a ts::cta_pair
+  /// loads its own half.
+  Reads Coords;
   /// In one branch of an if-else whose branches load different bytes or
   /// members (alike branches deliver on every path: frontend/TmaLoads.cpp).
   bool UnalikeBranches = false;

@@ -128,12 +128,14 @@ uint64_t mergedTxBytes(const Program &P, const Resource &Res, unsigned R,
 /// Participants come from the task's handles: the handle is what the
 /// lowering binds to the pipe, so it is also what arrives on the barriers.
 PipelinePlan pipelinePlan(const Program &P, const Kernel &K, unsigned R,
-                          const Target &Tg) {
+                          const Target &Tg,
+                          const std::vector<unsigned> &Leaders) {
   PipelinePlan PP;
   PP.Resource = R;
   const Resource &Res = P.Resources[R];
   const Protocol &Pr = protocolOf(Res.Kind);
   unsigned ConsumerWarps = 0, ConsumerArrivals = 0, FullArrivals = 0;
+  unsigned LeaderArrivals = 0; // of consumers that run on rank 0 only
   std::vector<unsigned> TmaFillers;
   for (unsigned TI : K.Tasks) {
     const Task &T = P.Tasks[TI];
@@ -180,8 +182,11 @@ PipelinePlan pipelinePlan(const Program &P, const Kernel &K, unsigned R,
       // async readers (its reads ended at a warp-aligned wgmma.wait_group;
       // per thread cost head dim 64 attention a tenth, docs/benchmarks.md),
       // every thread otherwise.
-      ConsumerArrivals +=
+      unsigned Arrivals =
           Commits ? 1 : T.NumWarps * (Async ? 1 : Tg.WarpThreads);
+      ConsumerArrivals += Arrivals;
+      if (std::count(Leaders.begin(), Leaders.end(), TI))
+        LeaderArrivals += Arrivals;
     }
   }
   PP.Counts.Full = FullArrivals;
@@ -209,10 +214,23 @@ PipelinePlan pipelinePlan(const Program &P, const Kernel &K, unsigned R,
   // with one multicast request, so rank 0's empty barrier counts every
   // reader thread of every CTA, and each CTA's scheduler (its lane 0
   // reads the response too).
+  // A pair's MMA task reads it on rank 0 only.
   if (Res.Kind == PipelineKind::ClcAsync && K.clusterCtas() > 1) {
     PP.Peers = K.clusterCtas();
     PP.McastMask = (1u << PP.Peers) - 1;
-    PP.Counts.Empty = (ConsumerArrivals + 1) * PP.Peers;
+    PP.Counts.Empty =
+        (ConsumerArrivals + 1) * PP.Peers - LeaderArrivals * (PP.Peers - 1);
+  }
+  // A CTA pair (verify/Pairs.cpp: a cluster of two): both CTAs' loads
+  // complete on rank 0's full barrier, armed once for both halves; rank
+  // 0's MMA commits multicast, one arrival on each CTA's barrier; every
+  // accumulator reader of both CTAs hands back to rank 0.
+  if (Res.Pair) {
+    PP.Pair = true;
+    PP.Peers = 2;
+    PP.McastMask = 0x3;
+    if (Res.Kind == PipelineKind::UmmaAsync)
+      PP.Counts.Empty = ConsumerArrivals * 2;
   }
   return PP;
 }
@@ -289,6 +307,27 @@ std::vector<KernelPlan::TaskPair> KernelPlan::exchangingPairs() const {
   return Out;
 }
 
+bool KernelPlan::leadsPair(unsigned Task) const {
+  return std::count(PairLeaders.begin(), PairLeaders.end(), Task) != 0;
+}
+
+std::vector<unsigned> pairLeaders(const Program &P, const Kernel &K) {
+  std::vector<unsigned> Out;
+  for (unsigned TI : K.Tasks) {
+    const Task &T = P.Tasks[TI];
+    for (unsigned R = 0; R < P.Resources.size(); ++R) {
+      const Resource &Res = P.Resources[R];
+      bool Issues = (Res.Kind == PipelineKind::TmaUmma && T.consumes(R)) ||
+                    (Res.Kind == PipelineKind::UmmaAsync && T.produces(R));
+      if (Res.Pair && Issues) {
+        Out.push_back(TI);
+        break;
+      }
+    }
+  }
+  return Out;
+}
+
 unsigned KernelPlan::warpRegs(unsigned W) const {
   return W < WarpBudget.size() && WarpBudget[W] ? *WarpBudget[W] : BaselineRegs;
 }
@@ -308,12 +347,15 @@ KernelPlan buildPlan(const Program &P, const Kernel &K, const Target &T,
   Plan.BaselineRegs = baselineRegisters(T, Plan.Warps);
   warpBudgets(P, K, Plan);
   Plan.Regions = registerRegions(P, K, Plan);
+  Plan.PairLeaders = pairLeaders(P, K);
   std::vector<unsigned> Placed;
   for (unsigned R : kernelResources(P, K)) {
     if (inSharedMemory(P.Resources[R]))
       Placed.push_back(R);
     if (isPipelined(P.Resources[R].Kind))
-      Plan.Pipelines.push_back(pipelinePlan(P, K, R, T));
+      Plan.Pipelines.push_back(pipelinePlan(P, K, R, T, Plan.PairLeaders));
+    if (P.Resources[R].Pair)
+      Plan.CtaGroup = 2;
   }
   Plan.Layout = computeLayout(P, Placed, K.Aliases, T);
   Plan.Tmem = planTmem(P, K, T, Plan.Layout);

@@ -75,6 +75,12 @@ struct PipelinePlan {
   /// that issue MMAs on it (the others' threads arrive).
   std::vector<unsigned> CommitReleasers;
   bool releasesByCommit(unsigned Task) const;
+  /// A ts::cta_pair resource: Peers is 2; a tma_umma stage's bytes (both
+  /// CTAs' halves, TxBytes each) complete on rank 0's full barrier; a
+  /// umma_async stage's empty barrier on rank 0 counts both CTAs' readers.
+  bool Pair = false;
+  /// The bytes the arming leader expects: TxBytes, both halves for a pair.
+  uint64_t armedBytes() const { return Pair ? 2 * TxBytes : TxBytes; }
 };
 
 /// A ts::turns resource: the ring of its tasks by position and one named
@@ -161,6 +167,12 @@ struct KernelPlan {
   /// launch shared memory (registers are ptxas's: not counted, so this
   /// bounds from above).
   unsigned CtasPerSm = 1;
+  /// CTAs one tcgen05 MMA spans: 2 when the kernel's tcgen05 resources are
+  /// ts::cta_pair (every tcgen05 instruction then uses cta_group::2).
+  unsigned CtaGroup = 1;
+  /// Tasks that run on rank 0 of the pair only (pairLeaders).
+  std::vector<unsigned> PairLeaders;
+  bool leadsPair(unsigned Task) const;
 
   const PipelinePlan *pipeline(unsigned Resource) const;
   const TurnPlan *turn(unsigned Resource) const;
@@ -191,6 +203,11 @@ void padWarpGroups(const Program &P, const Kernel &K, KernelPlan &Plan);
 /// The plan of a kernel. `TripBound`: the compile's -trip-bound.
 /// Plan.Turns for K's ts::turns resources (plan/Turns.cpp).
 void planTurns(const Program &P, const Kernel &K, KernelPlan &Plan);
+
+/// The tasks that issue a CTA pair's MMAs, so run on rank 0 only: those
+/// that consume a ts::cta_pair tma_umma stage or produce a ts::cta_pair
+/// umma_async one.
+std::vector<unsigned> pairLeaders(const Program &P, const Kernel &K);
 
 KernelPlan buildPlan(const Program &P, const Kernel &K, const Target &T,
                      uint64_t TripBound = DefaultTripBound);

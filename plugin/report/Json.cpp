@@ -62,6 +62,9 @@ std::string kernelJson(const Program &P, const Kernel &K,
        << ",\"regs\":" << (T.Regs ? std::to_string(*T.Regs) : "null")
        << ",\"cta\":" << (T.Cta ? std::to_string(*T.Cta) : "null")
        << ",\"padding\":" << (T.Padding ? "true" : "false")
+       << (!T.Padding && Plan.leadsPair(unsigned(&T - P.Tasks.data()))
+               ? ",\"pair_rank0_only\":true"
+               : "")
        << ",\"consumes\":" << list(T.Consumes, Name)
        << ",\"produces\":" << list(T.Produces, Name);
     TS << ",\"owns\":" << list(T.Owns, Name);
@@ -126,6 +129,8 @@ std::string kernelJson(const Program &P, const Kernel &K,
                    [&](unsigned TI) { return str(P.Tasks[TI].Name); });
       if (Res.Kind == PipelineKind::ClcAsync && PP->Peers > 1)
         RS << ",\"cluster_ctas\":" << PP->Peers;
+      if (PP->Pair) // a CTA pair: the bytes rank 0 arms for both halves
+        RS << ",\"cta_pair\":true,\"armed_bytes\":" << PP->armedBytes();
     }
     return RS.str() + "}";
   });

@@ -40,6 +40,8 @@ std::string kernelReport(const Program &P, const Kernel &K,
       OS << "  regs " << *T.Regs;
     if (T.Cta)
       OS << "  cta " << *T.Cta;
+    if (!T.Padding && Plan.leadsPair(unsigned(&T - P.Tasks.data())))
+      OS << "  rank 0 of each CTA pair (issues the pair's MMAs)";
     if (!T.Padding) {
       OS << "  consumes " << resourceList(P, T.Consumes) << "  produces "
          << resourceList(P, T.Produces);
@@ -90,6 +92,13 @@ std::string kernelReport(const Program &P, const Kernel &K,
         PP && Res.Kind == PipelineKind::ClcAsync && PP->Peers > 1)
       OS << "  cluster: rank 0 fetches for all " << PP->Peers
          << " CTAs, every reader hands stages back to it";
+    if (const PipelinePlan *PP = Plan.pipeline(R); PP && PP->Pair)
+      OS << (Res.Kind == PipelineKind::TmaUmma
+                 ? "  CTA pair: each CTA loads its half, rank 0 arms " +
+                       std::to_string(PP->armedBytes()) +
+                       " B for both and its MMAs read both"
+                 : std::string("  CTA pair: rank 0's MMAs fill both CTAs' "
+                               "halves, every reader hands back to rank 0"));
     if (Res.Multicast)
       OS << (Plan.ClusterCtas > 1
                  ? "  multicast: stages filled by all " +

@@ -79,21 +79,6 @@ void checkMask(const Kernel &K, const Op &O, DiagList &Out) {
            " or a larger ts::cluster_shape");
 }
 
-/// Whether the read differs between the CTAs of one cluster of K.
-bool variesInCluster(const Kernel &K, const Varying &V) {
-  switch (V.Src) {
-  case Varying::Source::CtaIndex:
-    return K.Cluster[V.Dim] > 1 && V.Divisor % K.Cluster[V.Dim] != 0;
-  case Varying::Source::ClusterRank:
-    return K.clusterCtas() > 1;
-  case Varying::Source::ThreadIndex:
-  case Varying::Source::Thread:
-  case Varying::Source::Warp:
-    return true;
-  }
-  return true;
-}
-
 std::string readWords(const Varying &V) {
   std::string W = V.What;
   if (V.Src == Varying::Source::CtaIndex && V.Divisor > 1)
@@ -279,19 +264,32 @@ void checkPartialMask(const Kernel &K, const Op &O, DiagList &Out) {
            "write every CTA");
 }
 
-const Resource *multicastResource(const Program &P, const Task &T) {
+/// A resource whose stages couple the CTAs' pipelines: multicast, or a
+/// CTA pair's (rank 0's MMAs read both CTAs' halves).
+const Resource *coupledResource(const Program &P, const Task &T) {
   for (const std::vector<unsigned> *Rs : {&T.Produces, &T.Consumes})
     for (unsigned R : *Rs)
-      if (P.Resources[R].Multicast)
+      if (P.Resources[R].Multicast || P.Resources[R].Pair)
         return &P.Resources[R];
   return nullptr;
 }
 
-/// A multicast stage couples the CTAs' pipelines: each phase needs every
-/// CTA's releases and loads, so every CTA must run the same iterations.
+std::string coupledWhy(const Kernel &K, const Resource &Res) {
+  return "each phase of " + quote(Res.Name) +
+         (Res.Pair ? " (ts::cta_pair) needs both CTAs' halves and "
+                     "releases, and rank 0's MMAs combine them"
+                   : " (ts::multicast) needs the releases and loads of every "
+                     "CTA of the cluster") +
+         ": loop over clusters (ts::cluster::id() and ts::cluster::count(), "
+         "or " +
+         clusterIndexWords(K) + ") so every CTA runs the same iterations";
+}
+
+/// A coupled stage needs every CTA's releases and loads in each phase, so
+/// every CTA must run the same iterations.
 void checkTrips(const Program &P, const Kernel &K, const Task &T,
                 DiagList &Out) {
-  const Resource *Res = multicastResource(P, T);
+  const Resource *Res = coupledResource(P, T);
   if (!Res)
     return;
   for (const Domain *Dom : T.domains()) {
@@ -305,15 +303,8 @@ void checkTrips(const Program &P, const Kernel &K, const Task &T,
       note(D, V.Loc,
            "it depends on " + readWords(V) + ", which differs between " +
                clusterWords(K));
-      note(D, Res->MulticastLoc ? Res->MulticastLoc : Res->Loc,
-           "each phase of " + quote(Res->Name) +
-               " (ts::multicast) needs the releases and loads of every CTA of "
-               "the "
-               "cluster: loop over clusters (ts::cluster::id() and "
-               "ts::cluster::count(), "
-               "or " +
-               clusterIndexWords(K) +
-               ") so every CTA runs the same iterations");
+      SourceHandle At = Res->Pair ? Res->PairLoc : Res->MulticastLoc;
+      note(D, At ? At : Res->Loc, coupledWhy(K, *Res));
       break;
     }
   }

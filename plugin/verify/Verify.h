@@ -69,6 +69,13 @@ void checkCapacity(const Program &P, const Kernel &K, const KernelPlan &Plan,
 /// TMA multicast loads fill ts::multicast resources, with masks inside the
 /// kernel's cluster.
 void checkCluster(const Program &P, const Kernel &K, DiagList &Out);
+/// ts::cta_pair: a cluster of two, every tcgen05 resource paired, rank 0's
+/// MMA task on paired stages and a CLC queue only, tile-mode loads.
+void checkPairs(const Program &P, const Kernel &K, const KernelPlan &Plan,
+                DiagList &Out);
+/// The kernels of one file agree on the tcgen05 CTA group.
+void checkPairFile(const Program &P, const Kernel &K, const KernelPlan &Plan,
+                   DiagList &Out);
 
 /// One executed (or blocked) entry of the round-robin credit simulation.
 struct SimStep {

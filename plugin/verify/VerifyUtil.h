@@ -40,6 +40,21 @@ inline void note(Diag &D, SourceHandle Loc, std::string Message) {
   D.Notes.push_back(DiagNote{Loc, std::move(Message)});
 }
 
+/// Whether the read differs between the CTAs of one cluster of K.
+inline bool variesInCluster(const Kernel &K, const Varying &V) {
+  switch (V.Src) {
+  case Varying::Source::CtaIndex:
+    return K.Cluster[V.Dim] > 1 && V.Divisor % K.Cluster[V.Dim] != 0;
+  case Varying::Source::ClusterRank:
+    return K.clusterCtas() > 1;
+  case Varying::Source::ThreadIndex:
+  case Varying::Source::Thread:
+  case Varying::Source::Warp:
+    return true;
+  }
+  return true;
+}
+
 /// Whether T repeats ops in a domain loop (its trip count matters).
 inline bool loops(const Task &T) {
   for (const Op &O : T.Ops)

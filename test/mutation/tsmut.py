@@ -2882,6 +2882,33 @@ def op_drop_grid_constant(ctx: Ctx):
                       "the same attribute, written before the qualifier", [(a, b, "__grid_constant__ const ")])
 
 
+# 2-CTA MMA: ts::cta_pair on a tcgen05 resource of a cluster-of-two kernel.
+_PAIR_ARG = re.compile(r",\s*ts::cta_pair\b")
+_PAIR_CLUSTER = re.compile(r"ts::cluster_shape\(\s*2\s*\)")
+
+
+def op_unpair(ctx: Ctx):
+    """Drop `ts::cta_pair` from one of a pair kernel's tcgen05 resources
+    (BUG: ptxas takes one group per kernel, and the plan's counts would mix
+    a pair's and one CTA's); widen its cluster to 4 (BUG: a pair is two
+    CTAs); write the cluster as (2, 1, 1) (VALID: the same shape)."""
+    t = ctx.t
+    pairs = list(_PAIR_ARG.finditer(t))
+    for m in pairs:
+        yield _mk(ctx, "unpair", BUG, m.start(), "drop `ts::cta_pair` from one resource",
+                  "the other tcgen05 resources still span the pair: one kernel would need both "
+                  "CTA groups, and rank 0's MMAs would write a stage the plan counts per CTA",
+                  [(m.start(), m.end(), "")])
+    if not pairs:
+        return
+    for m in _PAIR_CLUSTER.finditer(t):
+        yield _mk(ctx, "unpair", BUG, m.start(), "`ts::cluster_shape(2)` -> `ts::cluster_shape(4)`",
+                  "a CTA pair is a cluster of two: with four, ranks 2 and 3 would wait on barriers "
+                  "no MMA of theirs commits to", [(m.start(), m.end(), "ts::cluster_shape(4)")])
+        yield _mk(ctx, "unpair", VALID, m.start(), "`ts::cluster_shape(2)` -> `ts::cluster_shape(2, 1, 1)`",
+                  "the same cluster shape", [(m.start(), m.end(), "ts::cluster_shape(2, 1, 1)")])
+
+
 # A load's destination that is a whole member of the stage or the stage:
 # the verifier knows the bytes it delivers (its box is the destination).
 _WHOLE_DST = re.compile(r"\s*&?\s*(\w+)\s*(?:->\s*\w+|\.\s*get\s*\(\s*\))\s*")
@@ -3368,6 +3395,7 @@ OPERATORS = [
     ("settle_drop", op_settle_drop),
     ("settle_early", op_settle_early),
     ("settle_hoist", op_settle_hoist),
+    ("unpair", op_unpair),
 ]
 
 

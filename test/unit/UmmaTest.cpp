@@ -214,4 +214,80 @@ TEST(Umma, TensorMemoryInAClusterWhenTheSmsCtasAllFit) {
                           "and 8 x 512 columns exceed the 512 there");
 }
 
+/// The pair form of the GEMM (examples/gemm_sm100.cu -DGEMM_SM100_PAIR):
+/// both tcgen05 resources ts::cta_pair, a cluster of two.
+struct PairGemm : Gemm {
+  PairGemm() {
+    B.P.Resources[Ops].Pair = B.P.Resources[Acc].Pair = true;
+    B.kernel().Cluster[0] = 2;
+  }
+  DiagList check() {
+    DiagList D;
+    checkPairs(B.P, B.kernel(), plan(), D);
+    return D;
+  }
+};
+
+TEST(Umma, PairCountsRouteToRankZero) {
+  PairGemm G;
+  KernelPlan Plan = G.plan();
+  EXPECT_EQ(Plan.CtaGroup, 2u);
+  EXPECT_EQ(Plan.PairLeaders, std::vector<unsigned>{1u}); // mma only
+  const PipelinePlan *O = Plan.pipeline(G.Ops), *A = Plan.pipeline(G.Acc);
+  ASSERT_TRUE(O && A);
+  EXPECT_TRUE(O->Pair && A->Pair);
+  EXPECT_EQ(O->Counts.Full, 1u);      // rank 0's leader arms for both
+  EXPECT_EQ(O->TxBytes, 49152u);      // what each CTA's loads deliver
+  EXPECT_EQ(O->armedBytes(), 98304u); // both halves on rank 0's barrier
+  EXPECT_EQ(O->Counts.Empty, 1u);     // the multicast commit, per CTA
+  EXPECT_EQ(A->Counts.Full, 1u);      // the multicast commit, per CTA
+  EXPECT_EQ(A->Counts.Empty, 256u);   // both CTAs' epilogue threads
+  EXPECT_EQ(O->Peers, 2u);
+  EXPECT_TRUE(G.check().empty()) << dump(G.check());
+  // The one-CTA form keeps its counts.
+  Gemm One;
+  EXPECT_EQ(One.plan().CtaGroup, 1u);
+  EXPECT_TRUE(One.plan().PairLeaders.empty());
+}
+
+TEST(Umma, PairClcQueueCountsTheMmaTaskOnce) {
+  PairGemm G;
+  unsigned Next = G.B.resource("Next", PipelineKind::ClcAsync, 2, 16);
+  G.B.task("sched", 2, 1).produces(Next).loop(8).fill(Next);
+  TaskRef(G.B, 1).consumes(Next); // mma: rank 0 only
+  TaskRef(G.B, 2).consumes(Next); // epilogue: both ranks
+  KernelPlan Plan = G.plan();
+  const PipelinePlan *Q = Plan.pipeline(Next);
+  ASSERT_TRUE(Q);
+  // Rank 0's empty barrier: mma's 32 threads once, the epilogue's 128 and
+  // each scheduler's lane on both CTAs.
+  EXPECT_EQ(Q->Counts.Empty, 32u + 2u * 128u + 2u);
+}
+
+TEST(Umma, PairNeedsAClusterOfTwoAndEveryTcgen05ResourcePaired) {
+  PairGemm G;
+  G.B.kernel().Cluster[0] = 4;
+  DiagList D = G.check();
+  ASSERT_EQ(D.size(), 1u) << dump(D);
+  EXPECT_EQ(D[0].Message, "kernel 'k' uses CTA-pair resource 'Operands' but "
+                          "its cluster is 4 CTAs");
+  G.B.kernel().Cluster[0] = 2;
+  G.B.P.Resources[G.Acc].Pair = false;
+  D = G.check();
+  ASSERT_EQ(D.size(), 1u) << dump(D);
+  EXPECT_EQ(D[0].Message, "tcgen05 resource 'Accum' of kernel 'k' is not "
+                          "ts::cta_pair, but 'Operands' is");
+}
+
+TEST(Umma, PairMmaTaskTouchesOnlyPairedStages) {
+  PairGemm G;
+  unsigned Bias = G.B.resource("Bias", PipelineKind::TmaAsync, 2, 1024);
+  G.B.task("bias", 2, 1).produces(Bias).loop(8).fill(Bias);
+  TaskRef(G.B, 1).consumes(Bias);
+  DiagList D = G.check();
+  ASSERT_EQ(D.size(), 1u) << dump(D);
+  EXPECT_EQ(D[0].Message, "task 'mma' issues the CTA pair's MMAs, so it runs "
+                          "on rank 0 only, yet it takes part in 'Bias'");
+}
+
 } // namespace

@@ -15,6 +15,8 @@
 
 #include <cstdint>
 
+#include <cuda/ptx>
+
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM100_ALL)
 #define LIBTS_HAS_TCGEN05 1
 #else
@@ -31,6 +33,12 @@
 #define LIBTS_TCGEN05_STR(x) LIBTS_TCGEN05_STR2(x)
 /// ".cta_group::1" or ".cta_group::2", spliced into the asm strings.
 #define LIBTS_CTA_GROUP_PTX ".cta_group::" LIBTS_TCGEN05_STR(LIBTS_CTA_GROUP)
+/// The same as CCCL's tag, for its cuda::ptx wrappers.
+#if LIBTS_CTA_GROUP == 2
+#define LIBTS_CTA_GROUP_TAG ::cuda::ptx::cta_group_2
+#else
+#define LIBTS_CTA_GROUP_TAG ::cuda::ptx::cta_group_1
+#endif
 
 namespace ts {
 namespace tcgen05 {
@@ -95,6 +103,58 @@ __device__ __forceinline__ void mma_bf16(uint32_t d_tmem, uint64_t desc_a, uint6
                  "}\n" ::"r"(d_tmem),
                  "l"(desc_a), "l"(desc_b), "r"(idesc), "r"(int(accumulate))
                  : "memory");
+#else
+  detail::unsupported();
+#endif
+}
+
+/// Instruction descriptor of kind::mxf8f6f4 with block scaling for e4m3 x
+/// e4m3 -> f32, A and B K-major, one UE8M0 scale per 32 K (PTX ISA,
+/// "Instruction descriptor" for block-scaled kinds): B's scale byte
+/// `sf_id` at bits 4-5, A and B e4m3 (bits 7-9, 10-12 = 0), N >> 3 at bit
+/// 17, UE8M0 scales (bit 23), M >> 4 at bit 24, A's scale byte at 29-30.
+__host__ __device__ constexpr uint32_t idesc_mxf8_e4m3(unsigned m, unsigned n, unsigned sf_id) {
+  return ((sf_id & 3u) << 4) | ((n >> 3) << 17) | (1u << 23) | ((m >> 4) << 24) |
+         ((sf_id & 3u) << 29);
+}
+static_assert(idesc_mxf8_e4m3(128, 128, 3) == 0x68a00030u, "docs/blackwell-facts.md, section 11");
+
+/// Shared-memory descriptor of one 32-row x 16-byte scale-factor block, the
+/// source of cp_32x128b_warpx4: no swizzle, K-major core matrices of 8 rows
+/// x 16 bytes, 128 bytes between 8-row groups (stride byte offset).
+__device__ __forceinline__ uint64_t make_desc_sf(const void *smem) {
+  return (uint64_t(128 >> 4) << 32) | (uint64_t(1) << 46) |
+         uint64_t((detail::smem_address(smem) & 0x3FFFFu) >> 4);
+}
+
+/// Copies 32 rows x 128 bits of scale factors from shared memory into four
+/// columns of tensor memory at `taddr`, the same in each of the four lane
+/// quarters (.32x128b.warpx4): the layout a block-scaled MMA reads its
+/// scales in when row r's 4 scale bytes sit at byte 16 (r % 32) + 4 (r /
+/// 32) of a 512-byte block. Lane 0 issues it, in order with its MMAs.
+__device__ __forceinline__ void cp_32x128b_warpx4(uint32_t taddr, uint64_t sdesc) {
+#if LIBTS_HAS_TCGEN05
+  if (detail::issuing_lane())
+    ::cuda::ptx::tcgen05_cp_32x128b_warpx4(LIBTS_CTA_GROUP_TAG, taddr, sdesc);
+#else
+  detail::unsupported();
+#endif
+}
+
+/// D[tmem] (+)= (A scaled) * (B scaled), one M x N x 32 e4m3 step with UE8M0
+/// scale factors in tensor memory: `sfa` / `sfb` are the columns the
+/// scales were copied to (cp_32x128b_warpx4), `sf_id` the byte of each
+/// 32-bit column (the K block) this step uses; `idesc` must carry the same
+/// sf_id (idesc_mxf8_e4m3).
+__device__ __forceinline__ void mma_mxf8(uint32_t d_tmem, uint64_t desc_a, uint64_t desc_b,
+                                         uint32_t idesc, uint32_t sfa, uint32_t sfb,
+                                         unsigned sf_id, bool accumulate) {
+#if LIBTS_HAS_TCGEN05
+  const uint32_t byte = uint32_t(sf_id & 3u) << 30;
+  if (detail::issuing_lane())
+    ::cuda::ptx::tcgen05_mma_block_scale_vec_1x(::cuda::ptx::kind_mxf8f6f4, LIBTS_CTA_GROUP_TAG,
+                                                d_tmem, desc_a, desc_b, idesc, sfa | byte,
+                                                sfb | byte, accumulate);
 #else
   detail::unsupported();
 #endif

@@ -32,9 +32,12 @@ bool isTcgen05Decl(const FunctionDecl *F, llvm::StringRef Prefix) {
 }
 
 bool issuesUmma(const Stmt *S) {
+  // tcgen05.cp reads shared memory on the tensor-core pipe as the MMAs do:
+  // in issue order with them, covered by the same commit.
   return reaches(S, [](const Stmt *X) {
            const auto *C = dyn_cast<CallExpr>(X);
-           return C && isTcgen05Decl(C->getDirectCallee(), "mma");
+           return C && (isTcgen05Decl(C->getDirectCallee(), "mma") ||
+                        isTcgen05Decl(C->getDirectCallee(), "cp_"));
          }) != nullptr;
 }
 

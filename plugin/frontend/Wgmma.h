@@ -22,8 +22,8 @@ bool isWgmmaDecl(const clang::FunctionDecl *F, llvm::StringRef Prefix = "");
 /// A function declared in namespace ts::tcgen05 (sm_100a).
 bool isTcgen05Decl(const clang::FunctionDecl *F, llvm::StringRef Prefix = "");
 
-/// Whether S issues a tcgen05 MMA (ts::tcgen05::mma*), anywhere inside or
-/// in a function it calls.
+/// Whether S issues a tcgen05 MMA or copy (ts::tcgen05::mma*, cp_*),
+/// anywhere inside or in a function it calls.
 bool issuesUmma(const clang::Stmt *S);
 
 /// `ts::wgmma::commit_group()` or `ts::wgmma::wait_group<N>()` as E: the

@@ -32,10 +32,10 @@ void checkPairFile(const Program &P, const Kernel &K, const KernelPlan &,
     if (!Theirs || Theirs == Mine)
       continue;
     Diag &D = report(Out, Check::Cluster, K.Loc,
-                     "kernel " + quote(K.Name) + " uses cta_group::" +
-                         std::to_string(Mine) + " tcgen05 resources, kernel " +
-                         quote(Other.Name) + " of this file cta_group::" +
-                         std::to_string(Theirs));
+                     "kernel " + quote(K.Name) +
+                         " uses cta_group::" + std::to_string(Mine) +
+                         " tcgen05 resources, kernel " + quote(Other.Name) +
+                         " of this file cta_group::" + std::to_string(Theirs));
     note(D, Other.Loc,
          "the CTA group is chosen per file (the rewrite defines "
          "LIBTS_CTA_GROUP): put CTA-pair kernels and one-CTA tcgen05 kernels "

@@ -100,9 +100,8 @@ void checkLeaders(const Program &P, const KernelPlan &Plan, DiagList &Out) {
 void checkHalf(const Kernel &K, const Resource &Res, const TmaLoadBox &B,
                DiagList &Out) {
   bool Differs = std::any_of(
-      B.Coords.Varies.begin(), B.Coords.Varies.end(), [&](const Varying &V) {
-        return !perThread(V) && variesInCluster(K, V);
-      });
+      B.Coords.Varies.begin(), B.Coords.Varies.end(),
+      [&](const Varying &V) { return !perThread(V) && variesInCluster(K, V); });
   if (Differs)
     return;
   Diag &D = report(

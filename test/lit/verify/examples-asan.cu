@@ -20,4 +20,6 @@
 // RUN: %ts_device -fsyntax-only -Werror %src/test/gpu/pdl_alias.cu -Xclang -plugin-arg-ts -Xclang -emit=%t.cu
 // RUN: %ts_device -fsyntax-only -Werror %src/test/gpu/merge_add.cu -Xclang -plugin-arg-ts -Xclang -emit=%t.cu
 // RUN: %ts_device -fsyntax-only -Werror %src/examples/gemm_sm100.cu -Xclang -plugin-arg-ts -Xclang -emit=%t.cu
+// RUN: %ts_device -fsyntax-only -Werror -DGEMM_SM100_PAIR %src/examples/gemm_sm100.cu -Xclang -plugin-arg-ts -Xclang -emit=%t.cu
+// RUN: %ts_device -fsyntax-only -Werror %src/examples/gemm_mxf8_sm100.cu -Xclang -plugin-arg-ts -Xclang -emit=%t.cu
 // RUN: %ts_device -fsyntax-only -Werror %src/test/lit/codegen/tmem-sm100.cu -Xclang -plugin-arg-ts -Xclang -emit=%t.cu

@@ -112,6 +112,9 @@ struct pipe {
   /// and the columns between stages.
   unsigned tmem = 0;
   unsigned tmem_stride = 0;
+  /// A ts::cta_pair resource: its stages span the two CTAs of the pair
+  /// (peers 2), not a multicast cluster.
+  bool pair = false;
 };
 
 /// A task's position in a pipe: stage index and the parity to wait for.
@@ -290,7 +293,7 @@ __device__ __forceinline__ void hand_back(const pipe &p, unsigned index, bool re
 /// A TMA stage of a CTA pair (ts::cta_pair): both CTAs load their halves,
 /// whose bytes complete on rank 0's full barrier.
 __device__ __forceinline__ bool pair_stage(const pipe &p) {
-  return p.kind == pipeline_kind::tma_umma && p.peers > 1;
+  return p.kind == pipeline_kind::tma_umma && p.pair;
 }
 
 /// A ts::clc_async queue in a cluster: rank 0's scheduler fills every

@@ -298,6 +298,11 @@ private:
   /// after a proxy fence (the next try_cancel writes it); others as the
   /// mode says.
   __device__ __forceinline__ void hand_back(unsigned index) {
+    // A multicast stage: every CTA whose loads fill it counts this commit.
+    if (mode_ == detail::release_mode::by_commit && pipe_->peers > 1 && !pipe_->pair) {
+      tcgen05::commit_multicast(pipe_->empty + index, uint16_t(pipe_->mcast_mask));
+      return;
+    }
     if (mode_ == detail::release_mode::by_commit) {
       tcgen05::commit(pipe_->empty + index);
       return;
@@ -306,7 +311,7 @@ private:
       tcgen05::wait_ld();
       tcgen05::fence_before_thread_sync();
       // A pair's accumulator: rank 0's MMA task refills both CTAs' halves.
-      if (pipe_->peers > 1) {
+      if (pipe_->pair) {
         detail::arrive_remote(pipe_->empty + index, 0);
         return;
       }

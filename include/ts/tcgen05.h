@@ -202,6 +202,21 @@ __device__ __forceinline__ void commit(uint64_t *bar) {
 #endif
 }
 
+/// The same, one arrival on `bar`'s offset in each CTA of `cta_mask` (bit
+/// i: rank i): the release of a ts::multicast stage that every CTA of the
+/// mask fills.
+__device__ __forceinline__ void commit_multicast(uint64_t *bar, uint16_t cta_mask) {
+#if LIBTS_HAS_TCGEN05
+  if (detail::issuing_lane())
+    asm volatile("tcgen05.commit" LIBTS_CTA_GROUP_PTX ".mbarrier::arrive::one.shared::cluster."
+                 "multicast::cluster.b64 [%0], %1;\n" ::"r"(detail::smem_address(bar)),
+                 "h"(cta_mask)
+                 : "memory");
+#else
+  detail::unsupported();
+#endif
+}
+
 /// Orders this thread's earlier tcgen05 operations before a following
 /// barrier or mbarrier arrive.
 __device__ __forceinline__ void fence_before_thread_sync() {

@@ -281,15 +281,13 @@ void Extractor::resourceConsistency(const SeenAttr &A, const CXXRecordDecl *RD,
           "a multicast stage is filled by every CTA's loads; fill the "
           "thread-written members in a separate resource");
   pairConsistency(R, Seen);
-  if (Seen.Kind && R.Multicast && R.Kind != PipelineKind::TmaAsync)
-    error(
-        fromHandle(R.MulticastLoc),
-        std::string(
-            "ts::multicast applies only to ts::tma_async resources, not ts::") +
-            pipelineKindName(R.Kind),
-        "only TMA loads multicast across a cluster; remove ts::multicast or "
-        "make the "
-        "resource ts::tma_async");
+  if (Seen.Kind && R.Multicast && !isTma(R.Kind))
+    error(fromHandle(R.MulticastLoc),
+          std::string("ts::multicast applies only to ts::tma_async and "
+                      "ts::tma_umma resources, not ts::") +
+              pipelineKindName(R.Kind),
+          "only TMA loads multicast across a cluster; remove ts::multicast or "
+          "make the resource ts::tma_async");
 }
 
 namespace {
@@ -312,7 +310,10 @@ void Extractor::pairConsistency(const Resource &R, const ResourceSeen &Seen) {
           "between two CTAs; other resources stay per CTA");
     return;
   }
-  const char *Group = R.Fork ? "ts::fork" : R.Merge ? "ts::merge" : nullptr;
+  const char *Group = R.Fork        ? "ts::fork"
+                      : R.Merge     ? "ts::merge"
+                      : R.Multicast ? "ts::multicast"
+                                    : nullptr;
   if (Group)
     error(L,
           std::string("ts::cta_pair and ") + Group +

@@ -215,6 +215,10 @@ private:
         OS << ", " << PP.Peers << "u, " << PP.McastMask << "u";
       if (TR) // stages in tensor memory
         OS << ", ts_tmem + " << TR->Column << "u, " << TR->Stride << "u";
+      else if (PP.Pair)
+        OS << ", 0u, 0u";
+      if (PP.Pair) // the two CTAs of a pair, not a multicast cluster
+        OS << ", true";
       OS << "}; // " << Res.Name << "\n";
     }
   }

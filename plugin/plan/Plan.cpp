@@ -134,7 +134,8 @@ PipelinePlan pipelinePlan(const Program &P, const Kernel &K, unsigned R,
   PP.Resource = R;
   const Resource &Res = P.Resources[R];
   const Protocol &Pr = protocolOf(Res.Kind);
-  unsigned ConsumerWarps = 0, ConsumerArrivals = 0, FullArrivals = 0;
+  unsigned ConsumerArrivals = 0, FullArrivals = 0;
+  unsigned Releases = 0; // per CTA: one per commit, one per warp otherwise
   unsigned LeaderArrivals = 0; // of consumers that run on rank 0 only
   std::vector<unsigned> TmaFillers;
   for (unsigned TI : K.Tasks) {
@@ -153,7 +154,6 @@ PipelinePlan pipelinePlan(const Program &P, const Kernel &K, unsigned R,
     }
     if (T.consumes(R)) {
       PP.Consumers.push_back(TI);
-      ConsumerWarps += T.NumWarps;
       auto Work = [&](const Op &O) {
         return O.Kind == OpKind::Work && O.Resource == R &&
                O.R == Role::Consumer;
@@ -174,6 +174,7 @@ PipelinePlan pipelinePlan(const Program &P, const Kernel &K, unsigned R,
                       std::any_of(T.Ops.begin(), T.Ops.end(), [&](const Op &O) {
                         return Work(O) && O.UmmaAccess;
                       }));
+      Releases += Commits ? 1 : T.NumWarps;
       if (Commits)
         PP.CommitReleasers.push_back(TI);
       else if (Async)
@@ -201,14 +202,15 @@ PipelinePlan pipelinePlan(const Program &P, const Kernel &K, unsigned R,
           ? (TmaFillers.empty() ? 0 : mergedTxBytes(P, Res, R, TmaFillers))
           : Res.TxBytes.value_or(Res.PayloadBytes);
   // Multicast: every CTA's loads may fill this CTA's stage, so a stage is
-  // empty once every consumer warp of every CTA handed it back. One
-  // arrival per warp and CTA keeps the remote arrivals few. The bytes stay
-  // per CTA: all of a stage's bytes land in each CTA, whoever issued them.
-  // In a one-CTA cluster a multicast resource is an ordinary one.
+  // empty once every consumer of every CTA handed it back: one arrival per
+  // warp and CTA (keeps the remote arrivals few), or per MMA task's
+  // multicast commit. The bytes stay per CTA: all of a stage's bytes land
+  // in each CTA, whoever issued them. In a one-CTA cluster a multicast
+  // resource is an ordinary one.
   if (Res.Multicast && K.clusterCtas() > 1) {
     PP.Peers = K.clusterCtas();
     PP.McastMask = (1u << PP.Peers) - 1;
-    PP.Counts.Empty = ConsumerWarps * PP.Peers;
+    PP.Counts.Empty = Releases * PP.Peers;
   }
   // A CLC queue in a cluster: rank 0's scheduler fills every CTA's stage
   // with one multicast request, so rank 0's empty barrier counts every

@@ -103,7 +103,10 @@ std::string kernelReport(const Program &P, const Kernel &K,
       OS << (Plan.ClusterCtas > 1
                  ? "  multicast: stages filled by all " +
                        std::to_string(Plan.ClusterCtas) +
-                       " CTAs, released by every consumer warp to each"
+                       " CTAs, released by every consumer " +
+                       (isUmma(Res.Kind) ? "task's multicast commit"
+                                         : std::string("warp")) +
+                       " to each"
                  : std::string(
                        "  multicast: a one-CTA cluster, loads stay local"));
     OS << "\n";

@@ -290,4 +290,19 @@ TEST(Umma, PairMmaTaskTouchesOnlyPairedStages) {
                           "on rank 0 only, yet it takes part in 'Bias'");
 }
 
+TEST(Umma, MulticastOperandsCountEachCtasCommit) {
+  Gemm G;
+  G.B.P.Resources[G.Ops].Multicast = true;
+  G.B.kernel().Cluster[0] = 2;
+  const PipelinePlan *O = nullptr;
+  KernelPlan Plan = G.plan();
+  O = Plan.pipeline(G.Ops);
+  ASSERT_TRUE(O);
+  EXPECT_FALSE(O->Pair);
+  EXPECT_EQ(O->Peers, 2u);
+  EXPECT_EQ(O->McastMask, 0x3u);
+  EXPECT_EQ(O->Counts.Empty, 2u);     // the MMA task's commit, from each CTA
+  EXPECT_EQ(O->armedBytes(), 49152u); // every byte lands in each CTA
+}
+
 } // namespace

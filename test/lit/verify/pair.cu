@@ -30,7 +30,7 @@
 // rank 0, both halves' bytes are armed there.
 // EMIT: #define LIBTS_CTA_GROUP 2
 // EMIT: init_barriers({{.*}}, 2u, 256u); // Acc.empty
-// EMIT: 65536u, ::ts::pipeline_kind::tma_umma, 2u, 3u}; // Ops
+// EMIT: 65536u, ::ts::pipeline_kind::tma_umma, 2u, 3u, 0u, 0u, true}; // Ops
 // EMIT: if (::ts::detail::cta_rank() == 0u) { // the pair's MMAs
 // EMIT-NEXT: ::mma(
 // EMIT-NEXT: ::ts::detail::producer_drain(ts_pipe_1, ts_prod_1);

@@ -73,6 +73,15 @@ bool leaderMayUse(const Resource &Res, Role R) {
 void checkLeaders(const Program &P, const KernelPlan &Plan, DiagList &Out) {
   for (unsigned TI : Plan.PairLeaders) {
     const Task &T = P.Tasks[TI];
+    if (T.Cta) {
+      Diag &D = report(Out, Check::Cluster, T.Loc,
+                       "task " + quote(T.Name) +
+                           " issues the CTA pair's MMAs; ts::cta(" +
+                           std::to_string(*T.Cta) + ") does not apply to it");
+      note(D, T.Loc,
+           "the plan runs the pair's MMA task on rank 0 by itself; remove "
+           "ts::cta");
+    }
     for (const TaskParam &Param : T.Params) {
       if (Param.K == TaskParam::Kind::Value)
         continue;

@@ -100,14 +100,17 @@ void checkOneOwner(const Program &P, const Kernel &K, unsigned R,
 } // namespace
 
 void checkRoles(const Program &P, const Kernel &K, DiagList &Out) {
+  const std::vector<unsigned> Leaders = pairLeaders(P, K);
   for (unsigned TI : K.Tasks) {
     const Task &T = P.Tasks[TI];
     for (const Op &O : T.Ops)
       checkOp(P, T, O, Out);
 
     // Without cluster-aware signalling a pinned task would leave its
-    // partners waiting forever on every other CTA.
-    if (T.Cta)
+    // partners waiting forever on every other CTA. A CTA pair's MMA task
+    // is rank 0's by itself (verify/Pairs.cpp says so).
+    bool Leads = std::count(Leaders.begin(), Leaders.end(), TI) != 0;
+    if (T.Cta && !Leads)
       for (const TaskParam &Param : T.Params)
         if (Param.K == TaskParam::Kind::Handle &&
             isPipelined(P.Resources[Param.Resource].Kind)) {

@@ -11,6 +11,7 @@
 // RUN: %ts_device -fsyntax-only -DFILE %s -Xclang -verify=file
 // RUN: %ts_device -fsyntax-only -DHALF %s -Xclang -verify=half
 // RUN: %ts_device -fsyntax-only -DTRIPS %s -Xclang -verify=trips
+// RUN: %ts_device -fsyntax-only -DPINNED %s -Xclang -verify=pinned
 // RUN: %ts_device -fsyntax-only %s -Xclang -plugin-arg-ts -Xclang -emit=%t.cu
 // RUN: FileCheck %s --check-prefix=EMIT --input-file=%t.cu
 // RUN: %ts_device -fsyntax-only %s -Xclang -plugin-arg-ts -Xclang -json=%t.json
@@ -96,7 +97,14 @@ __device__ void load(const Params &p, ts::producer<Ops> ops) {
     }
 }
 
-[[ts::task(ts::warps(1, 1))]]
+#ifdef PINNED
+#define PIN , ts::cta(0)
+#else
+#define PIN
+#endif
+[[ts::task(ts::warps(1, 1) PIN)]]
+// pinned-error@+2 {{task 'mma' issues the CTA pair's MMAs; ts::cta(0) does not apply to it}}
+// pinned-note@+1 {{the plan runs the pair's MMA task on rank 0 by itself; remove ts::cta}}
 __device__ void mma(const Params &p, ts::consumer<Ops> ops, ts::producer<Acc> acc
 #ifdef LEADER
                     , ts::producer<Note> note // leader-error {{task 'mma' issues the CTA pair's MMAs, so it runs on rank 0 only, yet it takes part in 'Note'}}

@@ -20,7 +20,7 @@ For each shape and mask: the result of every implementation is compared with
 an fp32 PyTorch reference (max |O - ref| and max |LSE - ref|; SDPA's O too, as
 the bf16 yardstick), then all are timed together: warm-up, then many
 launches of each between two CUDA events, interleaved (one launch of every
-implementation per step, the order rotated from step to step), so that the
+implementation per step, in a shuffled order, a new one every step), so that the
 GPU's clock and power state, which drift over tens of milliseconds, weigh on
 every implementation alike; the median launch of each, --rounds times (3),
 and the median round kept. TFLOP/s counts 4*B*H*S*S*D flops (causal: half). Default shapes: FlashAttention-3's (16 heads, head dim 128,
@@ -30,6 +30,7 @@ import argparse
 import ctypes
 import math
 import os
+import random
 import statistics
 import sys
 
@@ -117,8 +118,14 @@ def time_interleaved(fns, warmup, reps):
     torch.cuda.synchronize()
     events = {name: [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
                      for _ in range(reps)] for name, _ in fns}
+    # A fresh order every step: a rotation keeps each implementation behind
+    # the same neighbour, and what ran just before (its power draw) moved an
+    # implementation by up to 1-2% (docs/benchmarks.md, session 30).
+    rng = random.Random(12345)
     for r in range(reps):
-        for name, fn in fns[r % len(fns):] + fns[:r % len(fns)]:
+        order = list(fns)
+        rng.shuffle(order)
+        for name, fn in order:
             a, b = events[name][r]
             a.record()
             fn()

@@ -7,8 +7,11 @@
 // that K goes back before or early in the softmax at head dim 128 (ptxas
 // sank the arrival to its end when the lane test was computed outside the
 // asm: include/ts/detail.h, arrive_lane0).
-// bench/gemm/sass_diff.py then compares the two main loops' instruction
-// mix. A build of the example without keep_live must fail the check.
+// bench/gemm/sass_diff.py then compares the two kernels: the twin is kept
+// in step with the example down to its statement order, and both build to
+// the same SASS up to register names, main loops and whole kernels, at
+// both head dims. A build of the example without keep_live must fail the
+// overlap check.
 // REQUIRES: nvcc, cuobjdump
 // RUN: %ts_device -fsyntax-only -Werror %src/examples/attention_sm90.cu -Xclang -plugin-arg-ts -Xclang -emit=%t.cu
 // RUN: %nvcc -O3 -DATTN_NO_MAIN -cubin %t.cu -o %t.cubin
@@ -23,7 +26,7 @@
 // RUN: python3 %src/bench/attention/overlap.py %t.hand.sass -k ILb1ELb1E --label hand | FileCheck %s --check-prefix=HAND
 // HAND: verdict: softmax overlaps PV
 // HAND-NEXT: release after S: {{before the softmax|early}}
-// RUN: python3 %src/bench/gemm/sass_diff.py %t.hand.sass %t.sass -a ILb1ELb1E -b attention_kernel --label-a hand --label-b libts | FileCheck %s --check-prefix=MIX
+// RUN: python3 %src/bench/gemm/sass_diff.py %t.hand.sass %t.sass -a ILb1ELb1E -b attention_kernel --label-a hand --label-b libts --whole | FileCheck %s --check-prefix=MIX
 // MIX: opcode hand libts libts-hand
 // MIX: FFMA 68 68
 // MIX-NEXT: FMNMX 68 68
@@ -32,6 +35,10 @@
 // MIX-NEXT: FADD 62 62
 // MIX: HGMMA 16 16
 // MIX: WARPGROUP 4 4
+// MIX: == diff of the normalised main loops
+// MIX-NEXT: (none)
+// MIX: whole kernels identical up to register names
+// MIX: verdict: main loops identical up to register names
 // The control: without keep_live ptxas waits for PV before the softmax.
 // RUN: sed 's|^      ts::wgmma::keep_live(pr);.*$||' %src/examples/attention_sm90.cu > %t.nokeep.cu
 // RUN: not cmp -s %src/examples/attention_sm90.cu %t.nokeep.cu
@@ -47,14 +54,11 @@
 // RUN: python3 %src/bench/attention/overlap.py %t.d64.sass -k attention_kernel --label d64 | FileCheck %s --check-prefix=D64
 // D64: order: mma x4 @{{.*}}, pv x8 @{{.*}}, ex2 x66 @{{.*}}, wait0 x1 @
 // D64-NEXT: verdict: softmax overlaps PV
-// D64-NEXT: release after S: {{before the softmax|early|late}}
-// (At head dim 64 ptxas sinks the twin's K release late, after 47 of 66
-// exponentials, which this test records but does not fail on yet:
-// docs/benchmarks.md.)
+// D64-NEXT: release after S: {{before the softmax|early}}
 // RUN: %nvcc -O3 -DATTN_HAND_LIBRARY -DATTN_HEAD_DIM=64 -cubin %src/test/gpu/handwritten/attention_sm90_hand.cu -o %t.hand64.cubin
 // RUN: %cuobjdump -sass %t.hand64.cubin > %t.hand64.sass
 // RUN: python3 %src/bench/attention/overlap.py %t.hand64.sass -k ILb1ELb1E --label hand64 | FileCheck %s --check-prefix=D64
-// RUN: python3 %src/bench/gemm/sass_diff.py %t.hand64.sass %t.d64.sass -a ILb1ELb1E -b attention_kernel --label-a hand --label-b libts | FileCheck %s --check-prefix=MIX64
+// RUN: python3 %src/bench/gemm/sass_diff.py %t.hand64.sass %t.d64.sass -a ILb1ELb1E -b attention_kernel --label-a hand --label-b libts --whole | FileCheck %s --check-prefix=MIX64
 // MIX64: opcode hand libts libts-hand
 // MIX64: FFMA 68 68
 // MIX64-NEXT: FMNMX 68 68
@@ -62,3 +66,7 @@
 // MIX64-NEXT: FADD 64 64
 // MIX64: FMUL 34 34
 // MIX64: HGMMA 12 12
+// MIX64: == diff of the normalised main loops
+// MIX64-NEXT: (none)
+// MIX64: whole kernels identical up to register names
+// MIX64: verdict: main loops identical up to register names

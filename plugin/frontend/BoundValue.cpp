@@ -133,8 +133,7 @@ public:
       return replacement(R, Depth).value_or(
           R->getDecl()->getQualifiedNameAsString());
     if (const auto *B = dyn_cast<BinaryOperator>(E))
-      return "(" + render(B->getLHS(), Depth) + " " + B->getOpcodeStr().str() +
-             " " + render(B->getRHS(), Depth) + ")";
+      return binary(B, Depth);
     if (const auto *U = dyn_cast<UnaryOperator>(E); U && !U->isPostfix())
       return UnaryOperator::getOpcodeStr(U->getOpcode()).str() + "(" +
              render(U->getSubExpr(), Depth) + ")";
@@ -166,6 +165,27 @@ public:
   }
 
 private:
+  /// `1 + p.n` and `p.n + 1` are one value: a commutative operator's
+  /// operands are spelled in a fixed order.
+  std::string binary(const BinaryOperator *B, unsigned Depth) {
+    std::string L = render(B->getLHS(), Depth), R = render(B->getRHS(), Depth);
+    switch (B->getOpcode()) {
+    case BO_Add:
+    case BO_Mul:
+    case BO_And:
+    case BO_Or:
+    case BO_Xor:
+    case BO_EQ:
+    case BO_NE:
+      if (R < L)
+        std::swap(L, R);
+      break;
+    default:
+      break;
+    }
+    return "(" + L + " " + B->getOpcodeStr().str() + " " + R + ")";
+  }
+
   std::string call(const CallExpr *C, unsigned Depth) {
     const FunctionDecl *F = C->getDirectCallee();
     std::string Text =

@@ -1,6 +1,8 @@
 //===- ExtractTask.cpp - [[ts::task]] to Task -----------------------------===//
+#include "frontend/Collectives.h"
 #include "frontend/DiagEmitter.h"
 #include "frontend/Extractor.h"
+#include "frontend/HiddenCalls.h"
 #include "frontend/Schedule.h"
 #include "frontend/TmaStores.h"
 #include "frontend/Vocabulary.h"
@@ -236,6 +238,25 @@ void Extractor::taskParams(
   }
 }
 
+/// Calls the verifier's walks cannot see into: refused, not trusted.
+void Extractor::unfollowedCalls(const FunctionDecl *Def, const Task &T) {
+  if (const CallExpr *C = indirectCall(Def->getBody()))
+    error(C->getBeginLoc(),
+          "task '" + T.Name + "'" +
+              " calls a function through a pointer, which the verifier "
+              "cannot follow",
+          "call the function by name (a helper, a lambda or a function "
+          "object), so that its stage operations and MMAs can be checked");
+  if (const CallExpr *C = tooDeepCall(Def->getBody()))
+    error(C->getBeginLoc(),
+          "task '" + T.Name +
+              "' reaches helper functions nested more "
+              "than " +
+              std::to_string(MaxHelperDepth) +
+              " calls deep here, which the verifier does not follow",
+          "call fewer levels of helpers from the task");
+}
+
 void Extractor::task(const SeenAttr &A) {
   const auto *FD = cast<FunctionDecl>(A.D);
   const FunctionDecl *Def = FD->getDefinition();
@@ -255,6 +276,8 @@ void Extractor::task(const SeenAttr &A) {
   taskParams(Def, T, Handles);
   extractSchedule(Ctx, Def, Handles, T, X.Diags);
   extractStores(Ctx, Def, T);
+  extractCollectives(Def, T);
+  unfollowedCalls(Def, T);
 
   TaskIndex[FD->getCanonicalDecl()] = unsigned(X.P.Tasks.size());
   X.TaskSrc.push_back({qualified(FD)});

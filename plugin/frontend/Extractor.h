@@ -118,6 +118,7 @@ private:
   /// attribute: every argument is used once or rejected, never overridden.
   bool firstTime(std::map<std::string, clang::SourceLocation> &Given,
                  const std::string &What, clang::SourceLocation L);
+  void unfollowedCalls(const clang::FunctionDecl *Def, const Task &T);
   void error(clang::SourceLocation L, std::string Msg, std::string Note,
              clang::SourceLocation NoteLoc = clang::SourceLocation());
   std::string qualified(const clang::NamedDecl *D) const;

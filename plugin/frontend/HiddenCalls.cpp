@@ -4,6 +4,8 @@
 #include "frontend/Vocabulary.h"
 #include "frontend/Wgmma.h"
 
+#include <algorithm>
+#include <map>
 #include <set>
 
 using namespace clang;
@@ -42,7 +44,7 @@ bool isScheduleCall(const CallExpr *C) {
 const CallExpr *scheduleCallIn(const FunctionDecl *F,
                                std::set<const Decl *> &Seen, unsigned Depth) {
   const FunctionDecl *Def = nullptr;
-  if (Depth > 8 || !F->hasBody(Def) || !Def ||
+  if (Depth > MaxHelperDepth || !F->hasBody(Def) || !Def ||
       !Seen.insert(Def->getCanonicalDecl()).second)
     return nullptr;
   CallSites Calls;
@@ -57,12 +59,21 @@ const CallExpr *scheduleCallIn(const FunctionDecl *F,
   return nullptr;
 }
 
+/// The function a reach walk enters for C: a user function, or a lambda's
+/// call operator (its body is not part of the statement that calls it).
+const FunctionDecl *reachCallee(const CallExpr *C) {
+  if (const FunctionDecl *F = userCallee(C))
+    return F;
+  const auto *M = dyn_cast_or_null<CXXMethodDecl>(C->getDirectCallee());
+  return M && M->getParent()->isLambda() ? M : nullptr;
+}
+
 /// The first statement in Body, or in a user function it calls, that Match
 /// accepts.
 const Stmt *reachIn(const Stmt *Body, const ReachMatch &Match,
                     const ReachEnter &Enter, std::set<const Decl *> &Seen,
                     unsigned Depth) {
-  if (Depth > 8)
+  if (Depth > MaxHelperDepth)
     return nullptr;
   CallSites Sites;
   Sites.walk(Body);
@@ -73,7 +84,7 @@ const Stmt *reachIn(const Stmt *Body, const ReachMatch &Match,
     if (Match(A))
       return A;
   for (const CallExpr *C : Sites.Found) {
-    const FunctionDecl *G = userCallee(C), *Def = nullptr;
+    const FunctionDecl *G = reachCallee(C), *Def = nullptr;
     if (G && (!Enter || Enter(G)) && G->hasBody(Def) && Def &&
         Seen.insert(Def->getCanonicalDecl()).second)
       if (const Stmt *In =
@@ -83,7 +94,50 @@ const Stmt *reachIn(const Stmt *Body, const ReachMatch &Match,
   return nullptr;
 }
 
+/// Nested user functions below F, F included (a recursive call adds none:
+/// the walks see each body once).
+unsigned chainDepth(const FunctionDecl *F,
+                    std::map<const Decl *, unsigned> &Memo,
+                    std::set<const Decl *> &Path) {
+  const FunctionDecl *Def = nullptr;
+  if (!F->hasBody(Def) || !Def)
+    return 0;
+  const Decl *Key = Def->getCanonicalDecl();
+  if (auto It = Memo.find(Key); It != Memo.end())
+    return It->second;
+  if (!Path.insert(Key).second)
+    return 0;
+  CallSites Sites;
+  Sites.walk(Def->getBody());
+  unsigned Most = 0;
+  for (const CallExpr *C : Sites.Found)
+    if (const FunctionDecl *G = reachCallee(C))
+      Most = std::max(Most, chainDepth(G, Memo, Path));
+  Path.erase(Key);
+  return Memo[Key] = 1 + Most;
+}
+
 } // namespace
+
+const CallExpr *tooDeepCall(const Stmt *Body) {
+  std::map<const Decl *, unsigned> Memo;
+  std::set<const Decl *> Path;
+  CallSites Sites;
+  Sites.walk(Body);
+  for (const CallExpr *C : Sites.Found)
+    if (const FunctionDecl *G = reachCallee(C))
+      if (chainDepth(G, Memo, Path) > MaxHelperDepth)
+        return C;
+  return nullptr;
+}
+
+const CallExpr *indirectCall(const Stmt *Body) {
+  return cast_or_null<CallExpr>(reaches(Body, [](const Stmt *S) {
+    const auto *C = dyn_cast<CallExpr>(S);
+    return C && !C->getDirectCallee() &&
+           !isa<CXXPseudoDestructorExpr>(C->getCallee()->IgnoreParens());
+  }));
+}
 
 /// Declared in namespace ts (or one nested in it): libts's own functions.
 bool inLibts(const FunctionDecl *F) {

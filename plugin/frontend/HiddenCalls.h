@@ -26,6 +26,19 @@ struct HiddenCall {
 /// in Body are not followed: their bodies are part of Body.
 std::vector<HiddenCall> hiddenScheduleCalls(const clang::Stmt *Body);
 
+/// How many nested user functions below a task's body the walks follow
+/// (reaches(), the store and schedule walks).
+inline constexpr unsigned MaxHelperDepth = 8;
+
+/// A call in Body that begins a chain of more than MaxHelperDepth nested
+/// user functions (lambdas' call operators included): what the walks would
+/// not see; null if none.
+const clang::CallExpr *tooDeepCall(const clang::Stmt *Body);
+
+/// A call through a function pointer (or a member-function pointer) in
+/// Body or in a user function it calls: a callee the walks cannot see.
+const clang::CallExpr *indirectCall(const clang::Stmt *Body);
+
 /// Declared in namespace ts (or one nested in it): libts's own functions.
 bool inLibts(const clang::FunctionDecl *F);
 

@@ -298,6 +298,14 @@ void Walker::recordDomain(const CXXForRangeStmt *FR, Domain &D) {
               Split(BO->getLHS(), Sym, Key, Off);
               return;
             }
+            // `1 + p.n` as `p.n + 1`.
+            const Expr *LHS = BO->getLHS()->IgnoreParenImpCasts();
+            if (BO->getOpcode() == BO_Add && !LHS->isValueDependent() &&
+                LHS->EvaluateAsInt(C, Ctx)) {
+              Off += C.Val.getInt().getExtValue();
+              Split(BO->getRHS(), Sym, Key, Off);
+              return;
+            }
           }
         Sym = exprText(Ctx, E);
         OpaqueLocal Why;
@@ -535,7 +543,8 @@ void Walker::statement(const Stmt *S) {
   // Any other statement: it is work on every stage it mentions.
   StageRefs Refs(Stages);
   Refs.walk(S);
-  if (!Refs.Found.empty() && (addressAssigned(S) || hiddenAsync(S)))
+  if (!Refs.Found.empty() &&
+      (addressAssigned(S) || addressPassedOut(S) || hiddenAsync(S)))
     return;
   deriveStages(S, Refs);
   TmaLoads Loads(Ctx, Stages, S);
@@ -544,12 +553,14 @@ void Walker::statement(const Stmt *S) {
   bool Mma = !Refs.Found.empty() && issuesMma(S);
   bool Umma = !Refs.Found.empty() && issuesUmma(S);
   bool Stores = !Refs.Found.empty() && mayStoreAsync(S);
-  std::vector<const VarDecl *> Seen;
+  // One op per stage: a statement may name it through several variables
+  // (the stage and a pointer, a barrier or a descriptor array made from it).
+  std::vector<int> Seen;
   for (auto &[V, Loc] : Refs.Found) {
     HandleParam H = Stages[V];
-    if (std::find(Seen.begin(), Seen.end(), V) != Seen.end())
+    if (std::find(Seen.begin(), Seen.end(), StageIds[V]) != Seen.end())
       continue;
-    Seen.push_back(V);
+    Seen.push_back(StageIds[V]);
     ts::Op Rec;
     Rec.Kind = OpKind::Work;
     Rec.Resource = H.Resource;
@@ -599,7 +610,15 @@ void Walker::deriveStages(const Stmt *S, const StageRefs &Refs) {
   const VarDecl *From = Refs.Found.front().first;
   for (const Decl *D : DS->decls()) {
     const auto *V = dyn_cast<VarDecl>(D);
-    if (!V || !V->hasInit() || !carriesAddress(V->getType(), V->getInit()))
+    if (!V || !V->hasInit())
+      continue;
+    // A copy of a stage handle, or an array of them, is refused where it
+    // is used (robustness/stage-escape.cu); anything else that carries the
+    // stage's address is the stage.
+    QualType Elem(V->getType()->getPointeeOrArrayElementType(), 0);
+    bool Handle = tsRecord(V->getType(), "stage") || tsRecord(Elem, "stage");
+    if (Handle || !(carriesAddress(V->getType(), V->getInit()) ||
+                    aggregateCarries(V->getType(), V->getInit())))
       continue;
     Stages[V] = Stages.at(From);
     StageIds[V] = StageIds.at(From);
@@ -644,6 +663,83 @@ bool Walker::carriesAddress(QualType T, const Expr *E) const {
   } F(*this);
   F.walk(E);
   return F.Found;
+}
+
+/// An array or a struct initialised with what carries a stage's address (a
+/// pointer or descriptor element, a ts::stage member): its later uses are
+/// uses of the stage too. Element by element for a braced list; any other
+/// initialiser of an aggregate that mentions a stage counts.
+bool Walker::aggregateCarries(QualType T, const Expr *E) const {
+  T = T.getCanonicalType();
+  if (!T->isArrayType() && !T->isRecordType())
+    return false;
+  E = E->IgnoreParenImpCasts();
+  const auto *IL = dyn_cast<InitListExpr>(E);
+  if (!IL) {
+    StageRefs R(Stages);
+    R.walk(E);
+    return !R.Found.empty();
+  }
+  auto Carries = [&](QualType ET, const Expr *X) {
+    return carriesAddress(ET, X) || aggregateCarries(ET, X);
+  };
+  if (const ArrayType *AT = T->getAsArrayTypeUnsafe()) {
+    for (const Expr *X : IL->inits())
+      if (Carries(AT->getElementType(), X))
+        return true;
+    return false;
+  }
+  const RecordDecl *RD = T->getAsRecordDecl();
+  unsigned I = 0;
+  for (const FieldDecl *F : RD->fields())
+    if (I < IL->getNumInits() && Carries(F->getType(), IL->getInit(I++)))
+      return true;
+  return false;
+}
+
+/// A call that mentions a stage and may write, through a non-const
+/// reference or a pointer to it, a local that can hold an address: the
+/// stage's address may come back in it, unseen (`row_of(s, row)`).
+bool Walker::addressPassedOut(const Stmt *S) {
+  struct Calls : AstWalk {
+    std::vector<const CallExpr *> Found;
+    bool visitCallExpr(CallExpr *C) override {
+      Found.push_back(C);
+      return true;
+    }
+  } Cs;
+  Cs.walk(S);
+  for (const CallExpr *C : Cs.Found) {
+    const FunctionDecl *F = C->getDirectCallee();
+    if (!F)
+      continue;
+    for (unsigned I = 0; I < C->getNumArgs() && I < F->getNumParams(); ++I) {
+      QualType P = F->getParamDecl(I)->getType();
+      if (!(P->isReferenceType() || P->isPointerType()) ||
+          P->getPointeeType().isConstQualified())
+        continue;
+      const Expr *A = C->getArg(I)->IgnoreParenImpCasts();
+      if (const auto *U = dyn_cast<UnaryOperator>(A);
+          U && U->getOpcode() == UO_AddrOf)
+        A = U->getSubExpr()->IgnoreParenImpCasts();
+      const auto *R = dyn_cast<DeclRefExpr>(A);
+      const auto *V = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
+      QualType VT = V ? V->getType().getNonReferenceType() : QualType();
+      if (!V || !V->isLocalVarDecl() || Stages.count(V) ||
+          !(VT->isPointerType() ||
+            (VT->isArrayType() &&
+             VT->getPointeeOrArrayElementType()->isPointerType())))
+        continue;
+      error(A->getBeginLoc(),
+            "cannot verify: this call may write an address in a stage to '" +
+                V->getNameAsString() + "', declared elsewhere",
+            "return the address from the helper and declare the variable "
+            "where it is initialised ('const float *row = row_of(s);'): the "
+            "verifier follows such variables to every use");
+      return true;
+    }
+  }
+  return false;
 }
 
 /// Inline assembly that issues asynchronous PTX where a stage is used: the

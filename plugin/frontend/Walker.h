@@ -79,7 +79,9 @@ private:
   void bindOperands(const OpCall &Op, const clang::VarDecl *Bound, ts::Op &Rec);
   void deriveStages(const clang::Stmt *S, const StageRefs &Refs);
   bool carriesAddress(clang::QualType T, const clang::Expr *E) const;
+  bool aggregateCarries(clang::QualType T, const clang::Expr *E) const;
   bool addressAssigned(const clang::Stmt *S);
+  bool addressPassedOut(const clang::Stmt *S);
   bool hiddenAsync(const clang::Stmt *S);
   const clang::VarDecl *stageVar(const clang::Expr *E) const;
   const clang::CXXForRangeStmt *asDomainLoopWithHints(const clang::Stmt *S);

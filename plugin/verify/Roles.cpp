@@ -97,6 +97,26 @@ void checkOneOwner(const Program &P, const Kernel &K, unsigned R,
   }
 }
 
+/// A task pinned to one CTA may not take part in a pipeline or a turn
+/// ring: its partners run on every CTA and would wait forever elsewhere.
+void checkPinned(const Program &P, const Task &T, DiagList &Out) {
+  for (const TaskParam &Param : T.Params) {
+    const bool Pipe = Param.K == TaskParam::Kind::Handle &&
+                      isPipelined(P.Resources[Param.Resource].Kind);
+    if (!Pipe && Param.K != TaskParam::Kind::Turn)
+      continue;
+    const std::string What = Pipe ? "pipeline " : "the turn ring of ";
+    Diag &D = report(Out, Check::Roles, Param.Loc,
+                     "task " + quote(T.Name) + " is pinned to CTA " +
+                         std::to_string(*T.Cta) + " but takes part in " + What +
+                         quote(P.Resources[Param.Resource].Name));
+    note(D, T.Loc,
+         "its partner tasks run on every CTA and would wait forever "
+         "elsewhere; pin only tasks that use ts::gmem resources");
+    return;
+  }
+}
+
 } // namespace
 
 void checkRoles(const Program &P, const Kernel &K, DiagList &Out) {
@@ -111,19 +131,7 @@ void checkRoles(const Program &P, const Kernel &K, DiagList &Out) {
     // is rank 0's by itself (verify/Pairs.cpp says so).
     bool Leads = std::count(Leaders.begin(), Leaders.end(), TI) != 0;
     if (T.Cta && !Leads)
-      for (const TaskParam &Param : T.Params)
-        if (Param.K == TaskParam::Kind::Handle &&
-            isPipelined(P.Resources[Param.Resource].Kind)) {
-          Diag &D = report(Out, Check::Roles, Param.Loc,
-                           "task " + quote(T.Name) + " is pinned to CTA " +
-                               std::to_string(*T.Cta) +
-                               " but takes part in pipeline " +
-                               quote(P.Resources[Param.Resource].Name));
-          note(D, T.Loc,
-               "its partner tasks run on every CTA and would wait forever "
-               "elsewhere; pin only tasks that use ts::gmem resources");
-          break;
-        }
+      checkPinned(P, T, Out);
 
     // A handle that never takes a stage leaves the other side waiting.
     for (unsigned R : T.Produces) {

@@ -4,6 +4,8 @@
 // iteration (the plan counts warps), so a domain bound that differs between
 // the task's threads (threadIdx, the lane, an atomic's result: what the
 // front end's Variance.cpp finds) breaks the arrival counts in any kernel.
+// One that is the same in the task's threads but reads their position
+// differs between tasks on other warps, which exchange stages with it.
 //
 //===----------------------------------------------------------------------===//
 #include "verify/Verify.h"
@@ -24,11 +26,38 @@ bool uniformInTask(const Task &T, const Varying &V) {
   return (32 * T.FirstWarp) / V.Divisor == (32 * T.endWarp() - 1) / V.Divisor;
 }
 
+/// A bound read from the thread's position that is one value in this task
+/// is another in a task on other warps: the tasks' trip counts differ
+/// though their bounds read the same (a hang at the producer's drain, seen
+/// on the H200, session 30).
+void reportPerTask(const Task &T, const Domain &Dom, const Varying &V,
+                   DiagList &Out) {
+  Diag &D = report(Out, Check::Domain, Dom.Loc,
+                   "the trip count of this ts::domain loop of task " +
+                       quote(T.Name) + " depends on which warps run the task");
+  note(D, V.Loc,
+       "it depends on " + V.What +
+           ": one value in this task's threads, another in a task on other "
+           "warps, so tasks that exchange stages would run different counts");
+  note(D, Dom.Loc,
+       "bound the loop by values every task shares (kernel parameters, "
+       "blockIdx, the tile)");
+}
+
 void checkTaskBounds(const Task &T, DiagList &Out) {
   for (const Domain *Dom : T.domains()) {
     for (const Varying &V : Dom->Bounds.Varies) {
-      if (!perThread(V) || uniformInTask(T, V))
+      if (!perThread(V))
         continue;
+      if (uniformInTask(T, V)) {
+        // A lane's value broadcast by __shfl_sync is not recorded, only
+        // that it is one per warp (the same in every task when the lane
+        // read its own index modulo 32, as test/lit/verify/shfl-uniform.cu).
+        if (V.Src != Varying::Source::ThreadIndex)
+          continue;
+        reportPerTask(T, *Dom, V, Out);
+        break;
+      }
       Diag &D = report(Out, Check::Domain, Dom->Loc,
                        "the trip count of this ts::domain loop of task " +
                            quote(T.Name) + " may differ between its threads");

@@ -343,7 +343,8 @@ void StoreRun::issue(const StoreEvent &Ev, bool FencesGuarded) {
                "threads' writes before it",
            W.Loc,
            writtenHere(W) + " by every thread of " + quote(T.Name) +
-               ": call ts::sync_warpgroup() (or __syncthreads()) between "
+               ": call ts::sync_warpgroup() (a one-warp task: __syncwarp()) "
+               "between "
                "ts::tma::store_fence() and the store");
   }
   Writes.erase(std::remove_if(Writes.begin(), Writes.end(),

@@ -10,6 +10,40 @@
 namespace ts {
 using namespace detail;
 
+namespace {
+
+/// Calls that every thread of the block, or of a warp group, must make: a
+/// task whose warps are not all of them hangs there (bar.sync waits for
+/// threads that never come) or faults (wgmma is .sync.aligned).
+void checkCollectives(const Task &T, unsigned BlockWarps, DiagList &Out) {
+  const std::string Warps = "warps " + range(T.FirstWarp, T.endWarp());
+  if (T.BlockBarrier && (T.FirstWarp != 0 || T.NumWarps < BlockWarps)) {
+    Diag &D = report(Out, Check::Warps, T.BlockBarrier,
+                     "task " + quote(T.Name) +
+                         " calls __syncthreads(), which waits for every "
+                         "thread of the block; the other tasks' warps never "
+                         "call it");
+    note(D, T.Loc,
+         "the task runs on " + Warps + " of the block's " +
+             range(0, BlockWarps) +
+             "; use ts::sync_warpgroup() for the threads of a warp group, "
+             "__syncwarp() for one warp");
+  }
+  if (T.WarpgroupCall && (T.FirstWarp % 4 != 0 || T.NumWarps % 4 != 0)) {
+    Diag &D = report(Out, Check::Warps, T.WarpgroupCall,
+                     quote(T.WarpgroupCallName) +
+                         " must be called by every thread of a warp group, "
+                         "but task " +
+                         quote(T.Name) + " runs on " + Warps +
+                         ", not whole warp groups");
+    note(D, T.Loc,
+         "give the task whole warp groups: ts::warps(first, count) with "
+         "first and count multiples of 4");
+  }
+}
+
+} // namespace
+
 void checkWarps(const Program &P, const Kernel &K, const KernelPlan &Plan,
                 DiagList &Out) {
   if (K.Tasks.empty()) {
@@ -48,6 +82,10 @@ void checkWarps(const Program &P, const Kernel &K, const KernelPlan &Plan,
            "count)");
     }
   }
+
+  for (unsigned TI : K.Tasks)
+    if (P.Tasks[TI].NumWarps != 0)
+      checkCollectives(P.Tasks[TI], Plan.Warps, Out);
 
   const Target &Tg = *Plan.Tgt;
   unsigned Warps = Plan.Warps;

@@ -236,14 +236,28 @@ TEST(ThreadBounds, ABoundReadPerThreadIsAnError) {
   EXPECT_EQ(D[0].Message, "the trip count of this ts::domain loop of task "
                           "'use' may differ between its threads");
   EXPECT_EQ(D[0].Notes[0].Loc, 7u);
-  // threadIdx.x / 256 is 0 in all of the task's threads (32 to 159).
+  // threadIdx.x / 256 is 0 in all of the task's threads (32 to 159), but
+  // another value in a task on warps 8 and up: still an error, its own.
   B.P.Tasks[1].Dom.Bounds.Varies.back().Divisor = 256;
-  DiagList None;
-  checkThreadBounds(B.P, B.kernel(), None);
-  EXPECT_TRUE(None.empty()) << dump(None);
+  DiagList PerTask;
+  checkThreadBounds(B.P, B.kernel(), PerTask);
+  ASSERT_EQ(PerTask.size(), 1u) << dump(PerTask);
+  EXPECT_EQ(PerTask[0].Message, "the trip count of this ts::domain loop of "
+                                "task 'use' depends on which warps run the "
+                                "task");
   B.P.Tasks[1].Dom.Bounds.Varies.back().Divisor = 128; // 0 or 1
-  checkThreadBounds(B.P, B.kernel(), None);
-  EXPECT_EQ(None.size(), 1u);
+  DiagList Split;
+  checkThreadBounds(B.P, B.kernel(), Split);
+  ASSERT_EQ(Split.size(), 1u);
+  EXPECT_EQ(Split[0].Message, "the trip count of this ts::domain loop of "
+                              "task 'use' may differ between its threads");
+  // A value broadcast by __shfl_sync in a one-warp task is accepted.
+  B.P.Tasks[0].Dom.Bounds.Varies = {
+      {Varying::Source::Warp, 0, 1, 0, "__shfl_sync", 3}};
+  B.P.Tasks[1].Dom.Bounds.Varies.clear();
+  DiagList Shfl;
+  checkThreadBounds(B.P, B.kernel(), Shfl);
+  EXPECT_TRUE(Shfl.empty()) << dump(Shfl);
 }
 
 } // namespace

@@ -32,10 +32,12 @@ __device__ void use(const Params &p, ts::consumer<Tiles> t, ts::producer<Out>) {
 
 #ifndef OK
 // Each warp group of the consumer runs its own count.
-__device__ int my_count(const Params &p) { return p.n - int(threadIdx.x / 128) % 2; } // expected-note {{it depends on threadIdx.x, which differs between threads}}
+__device__ int my_count(const Params &p) { return p.n - int(threadIdx.x / 128) % 2; } // expected-note {{it depends on threadIdx.x, which differs between threads}} expected-note {{it depends on threadIdx.x: one value in this task's threads, another in a task on other warps, so tasks that exchange stages would run different counts}}
 [[ts::task(ts::warps(0, 1))]]
 __device__ void load_n(const Params &p, ts::producer<Tiles> t) {
-  for (auto i : ts::domain(0, my_count(p))) { // one warp: threadIdx.x / 128 is 0 in all of its threads
+  // One warp: threadIdx.x / 128 is 0 in all of its threads, but 0 or 1 in
+  // the consumer's.
+  for (auto i : ts::domain(0, my_count(p))) { // expected-error {{the trip count of this ts::domain loop of task 'load_n' depends on which warps run the task}} expected-note {{bound the loop by values every task shares (kernel parameters, blockIdx, the tile)}}
     auto s = t.acquire();
     ts::tma::load(s->v, &p.src, {0, int(i) * 32}, s.barrier());
     t.commit(s);

@@ -92,7 +92,7 @@ __device__ void no_fence(const Params &p, ts::owned<Out> out) {
 
 [[ts::task(ts::warps(0, 4))]]
 __device__ void no_barrier(const Params &p, ts::owned<Out> out) {
-  out->one[threadIdx.x % 128] = 1.0f; // expected-note {{written here by every thread of 'no_barrier': call ts::sync_warpgroup() (or __syncthreads()) between ts::tma::store_fence() and the store}}
+  out->one[threadIdx.x % 128] = 1.0f; // expected-note {{written here by every thread of 'no_barrier': call ts::sync_warpgroup() (a one-warp task: __syncwarp()) between ts::tma::store_fence() and the store}}
   ts::tma::store_fence();
   if (issuer())
     ts::tma::issue_store(&p.c, {0, 0}, out->one); // expected-error {{the TMA store of 'out->one' is issued by one thread, but no barrier orders the other threads' writes before it}}

@@ -13,11 +13,14 @@
 #include "model/Model.h"
 
 #include "clang/AST/Decl.h"
+#include "clang/Basic/SourceManager.h"
 
 namespace ts {
 
-/// Sets T.BlockBarrier and T.WarpgroupCall from the body of FD.
-void extractCollectives(const clang::FunctionDecl *FD, Task &T);
+/// Sets T.BlockBarrier and T.WarpgroupCall (and their names) from the
+/// body of FD.
+void extractCollectives(const clang::SourceManager &SM,
+                        const clang::FunctionDecl *FD, Task &T);
 
 } // namespace ts
 

@@ -276,7 +276,7 @@ void Extractor::task(const SeenAttr &A) {
   taskParams(Def, T, Handles);
   extractSchedule(Ctx, Def, Handles, T, X.Diags);
   extractStores(Ctx, Def, T);
-  extractCollectives(Def, T);
+  extractCollectives(Ctx.getSourceManager(), Def, T);
   unfollowedCalls(Def, T);
 
   TaskIndex[FD->getCanonicalDecl()] = unsigned(X.P.Tasks.size());

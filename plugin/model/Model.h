@@ -414,8 +414,10 @@ struct Task {
   std::vector<std::string> StoreBuffers;
   std::vector<SettleCall> Settles;
   /// The first call, helpers followed, that every thread of the block must
-  /// make (__syncthreads); 0: none (verify/Warps.cpp).
+  /// make (__syncthreads, ts::cluster::sync) and its name; 0: none
+  /// (verify/Warps.cpp).
   SourceHandle BlockBarrier = 0;
+  std::string BlockBarrierName;
   /// The first call every thread of a warp group must make
   /// (ts::sync_warpgroup, a ts::wgmma instruction) and its name; 0: none.
   SourceHandle WarpgroupCall = 0;

@@ -19,10 +19,9 @@ void checkCollectives(const Task &T, unsigned BlockWarps, DiagList &Out) {
   const std::string Warps = "warps " + range(T.FirstWarp, T.endWarp());
   if (T.BlockBarrier && (T.FirstWarp != 0 || T.NumWarps < BlockWarps)) {
     Diag &D = report(Out, Check::Warps, T.BlockBarrier,
-                     "task " + quote(T.Name) +
-                         " calls __syncthreads(), which waits for every "
-                         "thread of the block; the other tasks' warps never "
-                         "call it");
+                     "task " + quote(T.Name) + " calls " + T.BlockBarrierName +
+                         "(), which waits for every thread of the block; the "
+                         "other tasks' warps never call it");
     note(D, T.Loc,
          "the task runs on " + Warps + " of the block's " +
              range(0, BlockWarps) +

@@ -1,15 +1,20 @@
 // Calls that every thread of the block (__syncthreads) or of a warp group
-// (ts::sync_warpgroup, the ts::wgmma instructions) must make, in a task
+// (ts::sync_warpgroup, the ts::wgmma instructions) must make (also
+// cooperative_groups' block sync and ts::cluster::sync), in a task
 // whose warps are not all of them: bar.sync waits for threads that never
 // come (a hang), wgmma is .sync.aligned (an illegal instruction on the
 // H200). Helpers are followed. Found by an adversarial corpus (session 30).
 // RUN: %ts_device -fsyntax-only %s -Xclang -verify=ok
 // RUN: %ts_device -fsyntax-only -DBLOCK %s -Xclang -verify=block
+// RUN: %ts_device -fsyntax-only -DCOOPERATIVE %s -Xclang -verify=coop
+// RUN: %ts_device -fsyntax-only -DCLUSTER %s -Xclang -verify=cluster
 // RUN: %ts_device -fsyntax-only -DGROUP %s -Xclang -verify=group
 // RUN: %ts_device -fsyntax-only -DWGMMA %s -Xclang -verify=wgmma
 // RUN: %ts_device -fsyntax-only -DSTRADDLE %s -Xclang -verify=straddle
 // ok-no-diagnostics
 #include <ts/ts.h>
+
+#include <cooperative_groups.h>
 
 struct Params { ts::tma::map<__nv_bfloat16, 64, 64> a; const float *src; float *out; int n; };
 struct [[ts::resource(ts::async_async, ts::stages(2))]] Chunk { float v[128]; };
@@ -25,13 +30,17 @@ __device__ void settle() { __syncthreads(); } // block-error {{task 'fill' calls
 #else
 [[ts::task(ts::warps(4, 4))]]
 #endif
-__device__ void fill(const Params &p, ts::producer<Chunk> chunks) { // block-note {{the task runs on warps [4, 8) of the block's [0, 16); use ts::sync_warpgroup() for the threads of a warp group, __syncwarp() for one warp}} group-note {{give the task whole warp groups}}
+__device__ void fill(const Params &p, ts::producer<Chunk> chunks) { // block-note {{the task runs on warps [4, 8) of the block's [0, 16); use ts::sync_warpgroup() for the threads of a warp group, __syncwarp() for one warp}} group-note {{give the task whole warp groups}} coop-note {{the task runs on warps [4, 8)}} cluster-note {{the task runs on warps [4, 8)}}
   const int t = threadIdx.x % 128;
   for (auto i : ts::domain(0, p.n)) {
     auto s = chunks.acquire();
     s->v[t] = p.src[int(i) * 128 + t];
 #if defined(BLOCK)
     settle();
+#elif defined(COOPERATIVE) // bar.sync 0 inside the CUDA headers: reported here
+    cooperative_groups::this_thread_block().sync(); // coop-error {{task 'fill' calls __barrier_sync(), which waits for every thread of the block}}
+#elif defined(CLUSTER) // every thread of every CTA of the cluster
+    ts::cluster::sync(); // cluster-error {{task 'fill' calls ts::cluster::sync(), which waits for every thread of the block}}
 #else
     ts::sync_warpgroup(); // group-error {{'ts::sync_warpgroup' must be called by every thread of a warp group, but task 'fill' runs on warps [1, 5), not whole warp groups}}
 #endif
